@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: MIT
+# cmake --install gives the headers, the libraries, a CMake package (find_package(cairn) ->
+# cairn::cairn and cairn::scene) and a pkg-config file.
+include(CMakePackageConfigHelpers)
+
+set(cn_install_targets cairn)
+if(CN_BUILD_SCENE)
+    list(APPEND cn_install_targets cairn_scene)
+endif()
+
+install(TARGETS ${cn_install_targets}
+    EXPORT cairnTargets
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+    INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/cairn DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT cairnTargets NAMESPACE cairn:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cairn)
+
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/cairnConfig.cmake.in
+    ${PROJECT_BINARY_DIR}/cairnConfig.cmake
+    INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cairn)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/cairnConfigVersion.cmake
+    COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/cairnConfig.cmake ${PROJECT_BINARY_DIR}/cairnConfigVersion.cmake
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cairn)
+
+if(CN_BUILD_SCENE)
+    set(CN_PC_LIBS "-lcairn_scene -lcairn")
+    set(CN_PC_REQUIRES_PRIVATE "libcjson")
+else()
+    set(CN_PC_LIBS "-lcairn")
+    set(CN_PC_REQUIRES_PRIVATE "")
+endif()
+configure_file(${PROJECT_SOURCE_DIR}/cmake/cairn.pc.in ${PROJECT_BINARY_DIR}/cairn.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/cairn.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

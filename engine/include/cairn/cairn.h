@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+/// @defgroup api Cairn
+/// The engine's face: worlds, bodies, shapes and systems, through handles.
+///
+/// Failure rules, the same everywhere:
+/// - functions that can fail return a cnStatus (or a null id for the create functions, with the
+///   reason logged through the world's log hook together with its status code);
+/// - a null, stale or forged id is never dereferenced: it gives cn_statusInvalidId, or a zero
+///   value from a getter; cn*_IsValid asks without side effects;
+/// - NaN or infinity in a def, a setter or a geometry is refused with cn_statusNonFinite, and
+///   the world keeps running with nothing lost.
+/// @{
+
+#include "cairn/base.h"
+#include "cairn/id.h"
+#include "cairn/math.h"
+#include "cairn/status.h"
+#include "cairn/types.h"
+
+/// @name Worlds
+/// @{
+
+/// Create a world. Null id when the def is invalid (logged) or CN_MAX_WORLDS worlds are alive.
+CN_API cnWorldId cnCreateWorld( const cnWorldDef* def );
+
+/// Destroy a world with every body, shape and system in it. Ids into it become stale.
+CN_API cnStatus cnDestroyWorld( cnWorldId worldId );
+
+/// False for null, destroyed or forged ids. Never logs.
+CN_API bool cnWorld_IsValid( cnWorldId worldId );
+
+/// Advance the world by `timeStep` seconds (> 0, finite). Runs the pipeline: systems at
+/// cn_stageBegin, gravity, systems at cn_stageForces, predict, (collision and solve with the
+/// later layers), integrate, systems at cn_stageEnd. cn_statusWorldLocked when called from a
+/// system of the same world.
+CN_API cnStatus cnWorld_Step( cnWorldId worldId, double timeStep );
+
+/// What the last step did. Zero for an invalid id.
+CN_API cnStepReport cnWorld_GetStepReport( cnWorldId worldId );
+
+/// Gravity, m/s^2.
+CN_API cnStatus cnWorld_SetGravity( cnWorldId worldId, cnVec3 gravity );
+CN_API cnVec3 cnWorld_GetGravity( cnWorldId worldId );
+
+/// Dynamics mode; may change between steps.
+CN_API cnStatus cnWorld_SetDynamics( cnWorldId worldId, cnDynamicsMode mode );
+CN_API cnDynamicsMode cnWorld_GetDynamics( cnWorldId worldId );
+
+/// The def the world was created with, as changed since by the setters.
+CN_API cnWorldDef cnWorld_GetDef( cnWorldId worldId );
+
+/// Replace the recorded solver settings.
+CN_API cnStatus cnWorld_SetSolverSettings( cnWorldId worldId, const cnSolverSettings* settings );
+
+/// Number of bodies alive.
+CN_API int cnWorld_GetBodyCount( cnWorldId worldId );
+
+/// Bulk access for renderers and data-oriented readers: the component arrays themselves.
+/// Transient: see cnBodyArrays. A zero view for an invalid id.
+CN_API cnBodyArrays cnWorld_GetBodyArrays( cnWorldId worldId );
+
+/// Copy every body's transform into `transforms` and its id into `ids` (either nullable), in
+/// row order, up to `capacity` entries. Returns the number of bodies (which may exceed capacity).
+CN_API int cnWorld_CopyTransforms( cnWorldId worldId, cnTransform* transforms, cnBodyId* ids, int capacity );
+
+/// Register a user system. cn_statusInvalidArgument for a duplicate or missing name or function.
+CN_API cnStatus cnWorld_AddSystem( cnWorldId worldId, const cnSystemDef* def );
+
+/// Remove a user system by name.
+CN_API cnStatus cnWorld_RemoveSystem( cnWorldId worldId, const char* name );
+
+/// Find a body by the name it was created with. Null id when there is none.
+CN_API cnBodyId cnWorld_FindBody( cnWorldId worldId, const char* name );
+
+/// Bytes the world's allocator currently holds for this world.
+CN_API size_t cnWorld_GetByteCount( cnWorldId worldId );
+
+CN_API void* cnWorld_GetUserData( cnWorldId worldId );
+
+/// @}
+
+/// @name Bodies
+/// @{
+
+/// Create a body. Null id (reason logged) for an invalid world or def: NaN or infinity anywhere,
+/// a zero orientation, negative damping, an over-long or duplicate name.
+CN_API cnBodyId cnCreateBody( cnWorldId worldId, const cnBodyDef* def );
+
+/// Destroy a body and its shapes. The dense component arrays stay packed.
+CN_API cnStatus cnDestroyBody( cnBodyId bodyId );
+
+/// False for null, destroyed or forged ids. Never logs.
+CN_API bool cnBody_IsValid( cnBodyId bodyId );
+
+/// Everything about a body in one call.
+CN_API cnStatus cnBody_GetState( cnBodyId bodyId, cnBodyState* outState );
+
+/// Pose of the body origin. Identity for an invalid id.
+CN_API cnTransform cnBody_GetTransform( cnBodyId bodyId );
+CN_API cnVec3 cnBody_GetPosition( cnBodyId bodyId );
+CN_API cnQuat cnBody_GetOrientation( cnBodyId bodyId );
+
+/// Centre of mass, world frame.
+CN_API cnVec3 cnBody_GetWorldCenter( cnBodyId bodyId );
+
+/// Teleport. The orientation is normalized; a zero or non-finite one is refused.
+CN_API cnStatus cnBody_SetTransform( cnBodyId bodyId, cnVec3 position, cnQuat orientation );
+
+CN_API cnVec3 cnBody_GetLinearVelocity( cnBodyId bodyId );
+CN_API cnVec3 cnBody_GetAngularVelocity( cnBodyId bodyId );
+CN_API cnStatus cnBody_SetLinearVelocity( cnBodyId bodyId, cnVec3 velocity );
+CN_API cnStatus cnBody_SetAngularVelocity( cnBodyId bodyId, cnVec3 velocity );
+
+/// Add a force (N) at a world point for the next step. Static bodies ignore it.
+CN_API cnStatus cnBody_ApplyForce( cnBodyId bodyId, cnVec3 force, cnVec3 worldPoint );
+/// Add a force at the centre of mass.
+CN_API cnStatus cnBody_ApplyForceToCenter( cnBodyId bodyId, cnVec3 force );
+/// Add a torque (N m, world frame) for the next step.
+CN_API cnStatus cnBody_ApplyTorque( cnBodyId bodyId, cnVec3 torque );
+
+/// Mass properties in the body frame (centre = local centre of mass).
+CN_API cnMassData cnBody_GetMassData( cnBodyId bodyId );
+
+/// Override the mass properties computed from the shapes (until the next shape change).
+/// Mass > 0 and a symmetric positive-definite inertia are required for dynamic bodies.
+CN_API cnStatus cnBody_SetMassData( cnBodyId bodyId, const cnMassData* massData );
+
+/// Overdamped mobility in the body frame: velocity = R M R^T force.
+CN_API cnStatus cnBody_SetMobility( cnBodyId bodyId, cnMat3 linearMobility, cnMat3 angularMobility );
+CN_API cnStatus cnBody_GetMobility( cnBodyId bodyId, cnMat3* linearMobility, cnMat3* angularMobility );
+
+CN_API cnBodyType cnBody_GetType( cnBodyId bodyId );
+
+/// The body's name, "" when it has none or the id is invalid. Valid while the body lives.
+CN_API const char* cnBody_GetName( cnBodyId bodyId );
+
+CN_API void* cnBody_GetUserData( cnBodyId bodyId );
+CN_API cnStatus cnBody_SetUserData( cnBodyId bodyId, void* userData );
+
+/// Kinetic energy, J (0 for static and kinematic bodies).
+CN_API double cnBody_GetKineticEnergy( cnBodyId bodyId );
+
+/// Number of shapes, and up to `capacity` of their ids in creation order.
+CN_API int cnBody_GetShapes( cnBodyId bodyId, cnShapeId* shapeIds, int capacity );
+
+/// @}
+
+/// @name Shapes
+/// @{
+
+/// Attach a shape to a body and update the body's mass. Null id (reason logged) for an invalid
+/// body, def or geometry (non-positive sizes, NaN, a torus whose tube crosses its axis, a hull
+/// of fewer than 4 points or of zero volume, a plane on a non-static body).
+CN_API cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometry* geometry );
+
+/// Convenience wrappers around cnCreateShape.
+CN_API cnShapeId cnCreateSphereShape( cnBodyId bodyId, const cnShapeDef* def, const cnSphere* sphere );
+CN_API cnShapeId cnCreateBoxShape( cnBodyId bodyId, const cnShapeDef* def, const cnBox* box );
+CN_API cnShapeId cnCreateCapsuleShape( cnBodyId bodyId, const cnShapeDef* def, const cnCapsule* capsule );
+CN_API cnShapeId cnCreateCylinderShape( cnBodyId bodyId, const cnShapeDef* def, const cnCylinder* cylinder );
+CN_API cnShapeId cnCreateEllipsoidShape( cnBodyId bodyId, const cnShapeDef* def, const cnEllipsoid* ellipsoid );
+CN_API cnShapeId cnCreateTorusShape( cnBodyId bodyId, const cnShapeDef* def, const cnTorus* torus );
+CN_API cnShapeId cnCreateHullShape( cnBodyId bodyId, const cnShapeDef* def, const cnVec3* points, int pointCount );
+CN_API cnShapeId cnCreatePlaneShape( cnBodyId bodyId, const cnShapeDef* def, const cnPlane* plane );
+
+/// Detach and destroy a shape; the body's mass is recomputed.
+CN_API cnStatus cnDestroyShape( cnShapeId shapeId );
+
+CN_API bool cnShape_IsValid( cnShapeId shapeId );
+CN_API cnShapeType cnShape_GetType( cnShapeId shapeId );
+CN_API cnBodyId cnShape_GetBody( cnShapeId shapeId );
+
+/// Geometry of a shape. For a hull, `hull.points` are the hull's vertices (owned by the shape,
+/// valid while it lives).
+CN_API cnStatus cnShape_GetGeometry( cnShapeId shapeId, cnGeometry* outGeometry );
+
+/// Replace a shape's geometry (same type), e.g. a growing cell; the body's mass is recomputed.
+CN_API cnStatus cnShape_SetGeometry( cnShapeId shapeId, const cnGeometry* geometry );
+
+CN_API cnTransform cnShape_GetLocalPose( cnShapeId shapeId );
+CN_API cnMaterial cnShape_GetMaterial( cnShapeId shapeId );
+CN_API cnStatus cnShape_SetMaterial( cnShapeId shapeId, cnMaterial material );
+CN_API void* cnShape_GetUserData( cnShapeId shapeId );
+
+/// Mass properties of the shape alone, in its body's frame.
+CN_API cnMassData cnShape_GetMassData( cnShapeId shapeId );
+
+/// @}
+
+/// @name Geometry and mass, without a world
+/// @{
+
+/// Check a geometry. On failure, writes a one-line reason naming the field (e.g.
+/// "radius: expected a positive number, got -1") to `message` (nullable, `size` bytes).
+CN_API cnStatus cnValidateGeometry( const cnGeometry* geometry, char* message, int size );
+
+/// Mass properties of a solid shape of uniform `density` placed at `pose`, in the frame of
+/// `pose`: exact closed forms for every type (a hull is integrated over its faces). A plane
+/// has no finite mass: cn_statusUnsupported.
+CN_API cnStatus cnComputeMass( const cnGeometry* geometry, double density, cnTransform pose, cnMassData* outMass );
+
+/// Sum mass data given in one frame: masses add, centres average, inertias move to the common
+/// centre with the parallel-axis theorem.
+CN_API cnMassData cnCombineMass( const cnMassData* parts, int count );
+
+/// Volume of a shape, m^3 (a plane: infinity).
+CN_API double cnComputeVolume( const cnGeometry* geometry );
+
+/// @}
+
+/// @}

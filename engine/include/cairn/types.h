@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+/// @defgroup types Types
+/// Creation structs (always start from a cnDefault*Def() call), shape geometry, mass data,
+/// the step report and the views that user systems and renderers read.
+/// @{
+
+#include "cairn/base.h"
+#include "cairn/id.h"
+#include "cairn/math.h"
+#include "cairn/status.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// Largest number of worlds alive at once.
+#define CN_MAX_WORLDS 128
+
+/// Longest body or system name kept, including the terminating zero. Longer names are an error.
+#define CN_NAME_CAPACITY 64
+
+/// How a body moves.
+typedef enum cnBodyType
+{
+    /// Never moves; infinite mass. Planes must be on static bodies.
+    cn_staticBody = 0,
+    /// Moves with the velocity the user sets; infinite mass; gravity and forces do not act.
+    cn_kinematicBody = 1,
+    /// Moved by forces, gravity and (once the solvers exist) contacts.
+    cn_dynamicBody = 2,
+    cn_bodyTypeCount
+} cnBodyType;
+
+/// How the bodies of a world respond to forces.
+typedef enum cnDynamicsMode
+{
+    /// Newton: forces change velocities (games, stacking, chainmail).
+    cn_dynamicsInertial = 0,
+    /// Stokes: velocity = mobility x force, no memory of the previous velocity (colonies,
+    /// suspensions, the ReLCP experiments).
+    cn_dynamicsOverdamped = 1,
+    cn_dynamicsModeCount
+} cnDynamicsMode;
+
+/// Constraint-solver settings recorded with a world. The solver layer reads them.
+typedef struct cnSolverSettings
+{
+    /// Registered solver name, lower case, e.g. "pgs".
+    char name[32];
+    /// Iteration limit per step.
+    int iterations;
+    /// Stop when the merit residual falls below this.
+    double tolerance;
+} cnSolverSettings;
+
+/// World creation settings. Must be initialized with cnDefaultWorldDef().
+typedef struct cnWorldDef
+{
+    /// Gravity, m/s^2. Default (0, 0, -9.81).
+    cnVec3 gravity;
+    /// Inertial or overdamped dynamics. Default inertial.
+    cnDynamicsMode dynamics;
+    /// Fluid viscosity for the default overdamped mobilities, Pa s (= N s/m^2). Default 1.
+    /// Spheres get Stokes drag (6 pi eta r, 8 pi eta r^3); rods and ellipsoids get the local
+    /// slender-body drag of the ReLCP paper (eq. 27) with xi = viscosity.
+    double viscosity;
+    /// Default time step for tools that step a world on their own (cairn run), s. Default 1/60.
+    double timeStep;
+    /// Sleeping of resting islands. Recorded; islands and sleep arrive with the solver layer.
+    bool enableSleep;
+    /// Solver settings. Default "pgs", 10 iterations, tolerance 1e-6.
+    cnSolverSettings solver;
+    /// Capacity hint: storage grows past it, it only avoids early reallocations.
+    int bodyCapacity;
+    /// Memory for everything the world owns. Zero means the C library.
+    cnAllocator allocator;
+    /// Nullable. Errors and warnings go here; NULL prints them to stderr.
+    cnLogFcn* logFcn;
+    void* logContext;
+    /// Kept for the user.
+    void* userData;
+    /// Set by cnDefaultWorldDef(); cnCreateWorld refuses a def without it.
+    int internalValue;
+} cnWorldDef;
+
+/// Body creation settings. Must be initialized with cnDefaultBodyDef().
+typedef struct cnBodyDef
+{
+    /// Default dynamic.
+    cnBodyType type;
+    /// World position of the body origin, m.
+    cnVec3 position;
+    /// World orientation; normalized on creation (must not be zero).
+    cnQuat orientation;
+    /// Velocity of the centre of mass, m/s.
+    cnVec3 linearVelocity;
+    /// Angular velocity in the world frame, rad/s.
+    cnVec3 angularVelocity;
+    /// Linear damping, 1/s (v' = -c v). Default 0.
+    double linearDamping;
+    /// Angular damping, 1/s. Default 0.
+    double angularDamping;
+    /// Multiplies the world's gravity for this body. Default 1.
+    double gravityScale;
+    /// Nullable. Copied; at most CN_NAME_CAPACITY - 1 characters.
+    const char* name;
+    /// Overdamped worlds only: replace the mobility derived from the shapes.
+    bool customMobility;
+    /// Translational mobility in the body frame, m/(N s), used when customMobility is set.
+    cnMat3 linearMobility;
+    /// Rotational mobility in the body frame, 1/(N m s), used when customMobility is set.
+    cnMat3 angularMobility;
+    void* userData;
+    /// Set by cnDefaultBodyDef().
+    int internalValue;
+} cnBodyDef;
+
+/// Surface and bulk material of a shape.
+typedef struct cnMaterial
+{
+    /// Coulomb friction coefficient, >= 0. Default 0.6.
+    double friction;
+    /// Coefficient of restitution in [0, 1]. Default 0.
+    double restitution;
+    /// Mass density, kg/m^3, >= 0. Default 1000 (water).
+    double density;
+} cnMaterial;
+
+/// Shape creation settings. Must be initialized with cnDefaultShapeDef().
+typedef struct cnShapeDef
+{
+    /// Pose of the shape in its body's frame. Default identity.
+    cnTransform localPose;
+    cnMaterial material;
+    /// Collision filtering: two shapes may touch when each one's category is in the other's mask.
+    uint32_t categoryBits;
+    uint32_t maskBits;
+    void* userData;
+    /// Set by cnDefaultShapeDef().
+    int internalValue;
+} cnShapeDef;
+
+/// Shape types. The order is the narrowphase table's order; append, do not reorder.
+typedef enum cnShapeType
+{
+    cn_sphereShape,
+    cn_boxShape,
+    cn_capsuleShape,
+    cn_cylinderShape,
+    cn_ellipsoidShape,
+    cn_torusShape,
+    cn_hullShape,
+    cn_planeShape,
+    cn_shapeTypeCount
+} cnShapeType;
+
+/// Sphere centred on the shape origin.
+typedef struct cnSphere
+{
+    double radius; ///< m, > 0
+} cnSphere;
+
+/// Box centred on the shape origin, axes along the shape frame.
+typedef struct cnBox
+{
+    cnVec3 halfExtents; ///< m, each > 0
+} cnBox;
+
+/// Capsule: the points within `radius` of the segment from (0,0,-halfLength) to (0,0,halfLength).
+typedef struct cnCapsule
+{
+    double radius;     ///< m, > 0
+    double halfLength; ///< half the length of the core segment, m, >= 0
+} cnCapsule;
+
+/// Solid circular cylinder along the shape's z axis, from z = -halfLength to z = halfLength.
+typedef struct cnCylinder
+{
+    double radius;     ///< m, > 0
+    double halfLength; ///< m, > 0
+} cnCylinder;
+
+/// Ellipsoid x^2/a^2 + y^2/b^2 + z^2/c^2 <= 1 in the shape frame.
+typedef struct cnEllipsoid
+{
+    cnVec3 radii; ///< semi-axes a, b, c, m, each > 0
+} cnEllipsoid;
+
+/// Ring torus about the shape's z axis. Not convex.
+typedef struct cnTorus
+{
+    double majorRadius; ///< distance from the axis to the centre of the tube, m
+    double minorRadius; ///< tube radius, m, 0 < minor < major
+} cnTorus;
+
+/// Convex hull of a point cloud, computed on creation. The points are copied.
+typedef struct cnHullPoints
+{
+    const cnVec3* points; ///< (pointCount) in the shape frame
+    int pointCount;       ///< at least 4, not all in one plane
+} cnHullPoints;
+
+/// Half-space below the plane {x : dot(normal, x) = offset} in the body frame. Static bodies only.
+typedef struct cnPlane
+{
+    cnVec3 normal; ///< outward normal; normalized on creation
+    double offset; ///< m
+} cnPlane;
+
+/// Any shape's geometry, tagged by type.
+typedef struct cnGeometry
+{
+    cnShapeType type;
+    union
+    {
+        cnSphere sphere;
+        cnBox box;
+        cnCapsule capsule;
+        cnCylinder cylinder;
+        cnEllipsoid ellipsoid;
+        cnTorus torus;
+        cnHullPoints hull;
+        cnPlane plane;
+    };
+} cnGeometry;
+
+/// Mass properties.
+typedef struct cnMassData
+{
+    /// kg
+    double mass;
+    /// Centre of mass in the frame the data was computed in, m.
+    cnVec3 center;
+    /// Inertia tensor about the centre of mass, in that frame's axes, kg m^2.
+    cnMat3 inertia;
+} cnMassData;
+
+/// Warnings raised during one step (bit field).
+typedef enum cnStepWarning
+{
+    cn_warnNonFiniteState = 1u << 0,     ///< a body's state became NaN or infinite; it was reset
+    cn_warnSolverNotConverged = 1u << 1, ///< the solver hit its iteration limit
+    cn_warnContactCapacity = 1u << 2,    ///< contacts were dropped
+    cn_warnArenaSpill = 1u << 3,         ///< per-step scratch outgrew its block (it grows next step)
+} cnStepWarning;
+
+/// Stages of the step pipeline at which timings are taken and user systems run.
+typedef enum cnStage
+{
+    /// Before anything else; the last step's forces have been cleared.
+    cn_stageBegin = 0,
+    /// After gravity is added to the force arrays, before velocities are predicted:
+    /// add forces and torques here.
+    cn_stageForces = 1,
+    /// After positions are integrated: growth, division, measurements.
+    cn_stageEnd = 2,
+    cn_stageCount
+} cnStage;
+
+/// What happened in the last step.
+typedef struct cnStepReport
+{
+    /// cnStepWarning bits.
+    uint32_t warnings;
+    /// Steps taken by the world so far.
+    int64_t stepIndex;
+    /// Simulated time after the step, s.
+    double time;
+    double timeStep;
+    /// Bodies by type.
+    int bodyCount;
+    int dynamicCount;
+    /// Contact points and the deepest penetration, m (0 until collision exists).
+    int contactCount;
+    double maxPenetration;
+    /// Solver name, iterations and merit residual (0 until the solver layer exists).
+    char solverName[32];
+    int solverIterations;
+    double solverResidual;
+    /// Bodies whose state went non-finite this step and were put back.
+    int nonFiniteCount;
+    /// Kinetic energy of the dynamic bodies after the step, J.
+    double kineticEnergy;
+    /// Wall time per pipeline part, ms: systems, predict, integrate, and the whole step.
+    double systemsMs;
+    double predictMs;
+    double integrateMs;
+    double stepMs;
+} cnStepReport;
+
+/// A view of the body component arrays, rows [0, count). Transient: valid until the next call
+/// that creates or destroys a body or steps the world. Writes to the non-const arrays take effect.
+typedef struct cnBodyArrays
+{
+    int count;
+    const cnBodyId* ids;            ///< (count)
+    const cnBodyType* types;        ///< (count)
+    const cnTransform* transforms;  ///< (count) body origin and orientation
+    const cnVec3* centers;          ///< (count) world centre of mass
+    cnVec3* linearVelocities;       ///< (count) centre-of-mass velocity, m/s
+    cnVec3* angularVelocities;      ///< (count) world frame, rad/s
+    cnVec3* forces;                 ///< (count) accumulated this step at the centre of mass, N
+    cnVec3* torques;                ///< (count) accumulated this step, world frame, N m
+    const double* masses;           ///< (count) kg; 0 for static and kinematic bodies
+    void* const* userData;          ///< (count)
+} cnBodyArrays;
+
+/// A user system: a function over the component arrays, run at a stage of every step.
+/// It may create and destroy bodies; the view it got is invalid after that.
+typedef void cnSystemFcn( cnWorldId worldId, cnBodyArrays* bodies, double timeStep, void* context );
+
+/// User system registration. Must be initialized with cnDefaultSystemDef().
+typedef struct cnSystemDef
+{
+    /// Unique within the world; at most CN_NAME_CAPACITY - 1 characters.
+    const char* name;
+    cnStage stage;
+    cnSystemFcn* fcn;
+    void* context;
+    int internalValue;
+} cnSystemDef;
+
+/// A body's full state, read in one call.
+typedef struct cnBodyState
+{
+    cnBodyType type;
+    cnTransform transform;
+    cnVec3 center;
+    cnVec3 linearVelocity;
+    cnVec3 angularVelocity;
+    cnMassData mass; ///< body frame; the centre is the local centre of mass
+    int shapeCount;
+} cnBodyState;
+
+CN_API cnWorldDef cnDefaultWorldDef( void );
+CN_API cnBodyDef cnDefaultBodyDef( void );
+CN_API cnShapeDef cnDefaultShapeDef( void );
+CN_API cnSystemDef cnDefaultSystemDef( void );
+CN_API cnMaterial cnDefaultMaterial( void );
+
+/// @}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+#include "test_support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cntRunSuites( cntSuiteFcn* const* suites, int count )
+{
+    SRunner* runner = srunner_create( suites[0]() );
+    for ( int i = 1; i < count; ++i )
+    {
+        srunner_add_suite( runner, suites[i]() );
+    }
+
+    srunner_run_all( runner, CK_NORMAL );
+    int run = srunner_ntests_run( runner );
+    int failed = srunner_ntests_failed( runner );
+    srunner_free( runner );
+
+    if ( run == 0 )
+    {
+        fprintf( stderr, "no test ran: check CK_RUN_SUITE / CK_RUN_CASE\n" );
+        return EXIT_FAILURE;
+    }
+    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
+
+int cntClose( double a, double b, double relTol, double floor )
+{
+    double scale = fmax( fmax( fabs( a ), fabs( b ) ), floor );
+    return fabs( a - b ) <= relTol * scale;
+}
+
+static void* cntCountingAlloc( size_t size, size_t alignment, void* context )
+{
+    cntCountingAllocator* counter = context;
+    if ( counter->failAfter >= 0 && counter->totalAllocations >= counter->failAfter )
+    {
+        return NULL;
+    }
+    size_t rounded = ( size + alignment - 1 ) / alignment * alignment;
+    void* memory = aligned_alloc( alignment < sizeof( void* ) ? sizeof( void* ) : alignment,
+                                  rounded < sizeof( void* ) ? sizeof( void* ) : rounded );
+    if ( memory != NULL )
+    {
+        counter->liveBytes += size;
+        counter->liveBlocks += 1;
+        counter->totalAllocations += 1;
+    }
+    return memory;
+}
+
+static void cntCountingFree( void* memory, size_t size, void* context )
+{
+    cntCountingAllocator* counter = context;
+    counter->liveBytes -= size;
+    counter->liveBlocks -= 1;
+    free( memory );
+}
+
+cnAllocator cntMakeCountingAllocator( cntCountingAllocator* counter )
+{
+    memset( counter, 0, sizeof( *counter ) );
+    counter->failAfter = -1;
+    cnAllocator allocator = { cntCountingAlloc, cntCountingFree, counter };
+    return allocator;
+}
+
+void cntCaptureLog( cnLogLevel level, int status, const char* message, void* context )
+{
+    cntLogCapture* capture = context;
+    if ( level == cn_logError )
+    {
+        capture->errorCount += 1;
+    }
+    else if ( level == cn_logWarning )
+    {
+        capture->warningCount += 1;
+    }
+    capture->lastStatus = status;
+    snprintf( capture->lastMessage, sizeof( capture->lastMessage ), "%s", message );
+}
+
+cnWorldDef cntWorldDef( cntLogCapture* capture, const cnAllocator* allocator )
+{
+    cnWorldDef def = cnDefaultWorldDef();
+    if ( capture != NULL )
+    {
+        memset( capture, 0, sizeof( *capture ) );
+        def.logFcn = cntCaptureLog;
+        def.logContext = capture;
+    }
+    if ( allocator != NULL )
+    {
+        def.allocator = *allocator;
+    }
+    return def;
+}

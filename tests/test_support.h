@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Shared test helpers: the suite runner with a zero-test guard, tolerance checks, a counting
+// allocator and a log hook that records what the engine said.
+
+#include "cairn/cairn.h"
+
+#include <check.h>
+#include <stddef.h>
+
+typedef Suite* cntSuiteFcn( void );
+
+// Run every suite; fails when a test fails or when no test ran at all (a misspelt
+// CK_RUN_SUITE would otherwise report 100%).
+int cntRunSuites( cntSuiteFcn* const* suites, int count );
+
+// |a - b| <= tol * max(|a|, |b|, floor)
+int cntClose( double a, double b, double relTol, double floor );
+
+#define CNT_ASSERT_REL( a, b, tol )                                                                         \
+    ck_assert_msg( cntClose( ( a ), ( b ), ( tol ), 1e-300 ), "%s = %.17g, %s = %.17g, relative tolerance %g", \
+                   #a, (double)( a ), #b, (double)( b ), (double)( tol ) )
+
+#define CNT_ASSERT_ABS( a, b, tol )                                                                         \
+    ck_assert_msg( fabs( (double)( a ) - (double)( b ) ) <= ( tol ), "%s = %.17g, %s = %.17g, tolerance %g", #a, \
+                   (double)( a ), #b, (double)( b ), (double)( tol ) )
+
+// An allocator that counts live bytes and blocks and can be told to fail after N allocations.
+typedef struct cntCountingAllocator
+{
+    size_t liveBytes;
+    long liveBlocks;
+    long totalAllocations;
+    long failAfter; // -1: never fail
+} cntCountingAllocator;
+
+cnAllocator cntMakeCountingAllocator( cntCountingAllocator* counter );
+
+// A log hook that keeps the last message and status and counts messages per level.
+typedef struct cntLogCapture
+{
+    int errorCount;
+    int warningCount;
+    int lastStatus;
+    char lastMessage[512];
+} cntLogCapture;
+
+void cntCaptureLog( cnLogLevel level, int status, const char* message, void* context );
+
+// A world def whose log goes to `capture` (nullable) and whose allocator is `allocator` (nullable).
+cnWorldDef cntWorldDef( cntLogCapture* capture, const cnAllocator* allocator );
