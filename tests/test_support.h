@@ -7,7 +7,14 @@
 #include "cairn/cairn.h"
 
 #include <check.h>
+
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
+
+#ifndef M_PI
+#    define M_PI 3.14159265358979323846
+#endif
 
 typedef Suite* cntSuiteFcn( void );
 
@@ -18,13 +25,14 @@ int cntRunSuites( cntSuiteFcn* const* suites, int count );
 // |a - b| <= tol * max(|a|, |b|, floor)
 int cntClose( double a, double b, double relTol, double floor );
 
-#define CNT_ASSERT_REL( a, b, tol )                                                                         \
-    ck_assert_msg( cntClose( ( a ), ( b ), ( tol ), 1e-300 ), "%s = %.17g, %s = %.17g, relative tolerance %g", \
-                   #a, (double)( a ), #b, (double)( b ), (double)( tol ) )
+#define CNT_ASSERT_REL( a, b, tol )                                                                          \
+    ck_assert_msg( cntClose( ( a ), ( b ), ( tol ), 1e-300 ),                                                \
+                   "%s = %.17g, %s = %.17g, relative tolerance %g", #a, (double)( a ), #b, (double)( b ),    \
+                   (double)( tol ) )
 
-#define CNT_ASSERT_ABS( a, b, tol )                                                                         \
-    ck_assert_msg( fabs( (double)( a ) - (double)( b ) ) <= ( tol ), "%s = %.17g, %s = %.17g, tolerance %g", #a, \
-                   (double)( a ), #b, (double)( b ), (double)( tol ) )
+#define CNT_ASSERT_ABS( a, b, tol )                                                                          \
+    ck_assert_msg( fabs( (double)( a ) - (double)( b ) ) <= ( tol ), "%s = %.17g, %s = %.17g, tolerance %g", \
+                   #a, (double)( a ), #b, (double)( b ), (double)( tol ) )
 
 // An allocator that counts live bytes and blocks and can be told to fail after N allocations.
 typedef struct cntCountingAllocator

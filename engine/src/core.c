@@ -75,7 +75,8 @@ void cnFree( const cnAllocator* allocator, void* memory, size_t size )
     free( memory );
 }
 
-void* cnRealloc( const cnAllocator* allocator, void* memory, size_t oldSize, size_t newSize, size_t alignment )
+void* cnRealloc( const cnAllocator* allocator, void* memory, size_t oldSize, size_t newSize,
+                 size_t alignment )
 {
     void* block = cnAlloc( allocator, newSize, alignment );
     if ( block == NULL && newSize > 0 )

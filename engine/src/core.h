@@ -14,7 +14,7 @@
 // Internal invariants only. Bad input from the user gets a status, never an assert.
 #if !defined( NDEBUG ) || defined( CN_ENABLE_ASSERT )
 int cnInternalAssert( const char* condition, const char* fileName, int lineNumber );
-#    define CN_ASSERT( c ) ( (void)( ( !!( c ) ) || ( cnInternalAssert( #c, __FILE__, (int)__LINE__ ), 0 ) ) )
+#    define CN_ASSERT( c ) ( (void)( ( !!( c ) ) || ( cnInternalAssert( #    c, __FILE__, (int)__LINE__ ), 0 ) ) )
 #else
 #    define CN_ASSERT( ... ) ( (void)0 )
 #endif
@@ -33,7 +33,8 @@ void cnFree( const cnAllocator* allocator, void* memory, size_t size );
 
 // Grow or shrink an array: allocate `newSize`, copy min(old, new) bytes, free the old block.
 // On failure returns NULL and leaves the old block alone.
-void* cnRealloc( const cnAllocator* allocator, void* memory, size_t oldSize, size_t newSize, size_t alignment );
+void* cnRealloc( const cnAllocator* allocator, void* memory, size_t oldSize, size_t newSize,
+                 size_t alignment );
 
 // Allocate a zeroed array of `count` elements of `size` bytes (aligned to 16); NULL on overflow.
 void* cnAllocArray( const cnAllocator* allocator, size_t count, size_t size );

@@ -1,3 +1,63 @@
 // SPDX-License-Identifier: MIT
-// placeholder while the file is written
-typedef int cnPlaceholder_types;
+#include "cairn/types.h"
+
+#include "core.h"
+
+#include <string.h>
+
+cnWorldDef cnDefaultWorldDef( void )
+{
+    cnWorldDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.gravity = cnMakeVec3( 0.0, 0.0, -9.81 );
+    def.dynamics = cn_dynamicsInertial;
+    def.viscosity = 1.0;
+    def.timeStep = 1.0 / 60.0;
+    def.enableSleep = false;
+    memcpy( def.solver.name, "pgs", 4 );
+    def.solver.iterations = 10;
+    def.solver.tolerance = 1e-6;
+    def.bodyCapacity = 16;
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}
+
+cnBodyDef cnDefaultBodyDef( void )
+{
+    cnBodyDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.type = cn_dynamicBody;
+    def.orientation = cn_quatIdentity;
+    def.gravityScale = 1.0;
+    def.linearMobility = cn_mat3Identity;
+    def.angularMobility = cn_mat3Identity;
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}
+
+cnMaterial cnDefaultMaterial( void )
+{
+    cnMaterial material = { 0.6, 0.0, 1000.0 };
+    return material;
+}
+
+cnShapeDef cnDefaultShapeDef( void )
+{
+    cnShapeDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.localPose = cn_transformIdentity;
+    def.material = cnDefaultMaterial();
+    def.categoryBits = 1;
+    def.maskBits = UINT32_MAX;
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}
+
+cnSystemDef cnDefaultSystemDef( void )
+{
+    cnSystemDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.stage = cn_stageForces;
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}

@@ -1,3 +1,638 @@
 // SPDX-License-Identifier: MIT
-// placeholder while the file is written
-typedef int cnPlaceholder_world;
+// Worlds: the world table, lifetime, user systems and the step pipeline.
+//
+// One step, as data (docs/architecture.md has the full picture):
+//   begin systems -> gravity into the force arrays -> force systems -> predict velocities
+//   -> (broadphase, narrowphase, assemble, solve: the collision and solver layers)
+//   -> integrate positions -> clear forces -> end systems -> report
+// User systems run with the world unlocked, so they may create and destroy bodies; the
+// pipeline re-reads the store after each of them.
+
+#include "world.h"
+
+#include "core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static cnWorld cn_worlds[CN_MAX_WORLDS];
+
+_Static_assert( CN_MAX_WORLDS < UINT16_MAX, "world index must fit in a uint16_t" );
+
+// counting wrapper: every byte a world owns passes through here
+static void* cnWorldAllocFcn( size_t size, size_t alignment, void* context )
+{
+    cnWorld* world = context;
+    void* memory = cnAlloc( &world->userAllocator, size, alignment );
+    if ( memory != NULL )
+    {
+        world->byteCount += size;
+    }
+    return memory;
+}
+
+static void cnWorldFreeFcn( void* memory, size_t size, void* context )
+{
+    cnWorld* world = context;
+    CN_ASSERT( world->byteCount >= size );
+    world->byteCount -= size;
+    cnFree( &world->userAllocator, memory, size );
+}
+
+void cnLogWorld( const cnWorld* world, cnLogLevel level, cnStatus status, const char* format, ... )
+{
+    char message[512];
+    va_list args;
+    va_start( args, format );
+    vsnprintf( message, sizeof( message ), format, args );
+    va_end( args );
+
+    if ( world != NULL && world->def.logFcn != NULL )
+    {
+        world->def.logFcn( level, (int)status, message, world->def.logContext );
+    }
+    else
+    {
+        cnDefaultLog( level, (int)status, message, NULL );
+    }
+}
+
+cnWorld* cnGetWorldFromIndex( int world0 )
+{
+    if ( world0 < 0 || world0 >= CN_MAX_WORLDS || cn_worlds[world0].inUse == false )
+    {
+        return NULL;
+    }
+    return cn_worlds + world0;
+}
+
+cnWorld* cnGetWorld( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorldFromIndex( (int)worldId.index1 - 1 );
+    if ( world == NULL || world->generation != worldId.generation )
+    {
+        return NULL;
+    }
+    return world;
+}
+
+static cnWorldId cnMakeWorldId( const cnWorld* world )
+{
+    cnWorldId id = { (uint16_t)( world->slot + 1 ), world->generation };
+    return id;
+}
+
+// check a world def; false with a logged reason
+static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
+{
+    if ( def->internalValue != CN_SECRET_COOKIE )
+    {
+        cnFormat( message, size, "world def: not initialized with cnDefaultWorldDef()" );
+        return false;
+    }
+    if ( cnIsFiniteVec3( def->gravity ) == false )
+    {
+        cnFormat( message, size, "world def: gravity is not finite (%g, %g, %g)", def->gravity.x,
+                  def->gravity.y, def->gravity.z );
+        return false;
+    }
+    if ( (int)def->dynamics < 0 || def->dynamics >= cn_dynamicsModeCount )
+    {
+        cnFormat( message, size, "world def: unknown dynamics mode %d", (int)def->dynamics );
+        return false;
+    }
+    if ( !( isfinite( def->viscosity ) && def->viscosity > 0.0 ) )
+    {
+        cnFormat( message, size, "world def: viscosity must be a positive number, got %g", def->viscosity );
+        return false;
+    }
+    if ( !( isfinite( def->timeStep ) && def->timeStep > 0.0 ) )
+    {
+        cnFormat( message, size, "world def: timeStep must be a positive number, got %g", def->timeStep );
+        return false;
+    }
+    if ( def->solver.iterations <= 0 ||
+         !( isfinite( def->solver.tolerance ) && def->solver.tolerance >= 0.0 ) ||
+         memchr( def->solver.name, 0, sizeof( def->solver.name ) ) == NULL )
+    {
+        cnFormat( message, size,
+                  "world def: solver settings need a name, iterations > 0 and tolerance >= 0" );
+        return false;
+    }
+    if ( ( def->allocator.allocFcn == NULL ) != ( def->allocator.freeFcn == NULL ) )
+    {
+        cnFormat( message, size, "world def: allocator needs both allocFcn and freeFcn, or neither" );
+        return false;
+    }
+    return true;
+}
+
+cnWorldId cnCreateWorld( const cnWorldDef* def )
+{
+    char message[256];
+    if ( def == NULL )
+    {
+        cnDefaultLog( cn_logError, cn_statusInvalidArgument, "cnCreateWorld: def is NULL", NULL );
+        return cn_nullWorldId;
+    }
+    if ( cnValidateWorldDef( def, message, sizeof( message ) ) == false )
+    {
+        cnWorld probe = { 0 };
+        probe.def.logFcn = def->logFcn;
+        probe.def.logContext = def->logContext;
+        cnLogWorld( &probe, cn_logError, cn_statusInvalidArgument, "%s", message );
+        return cn_nullWorldId;
+    }
+
+    // find a free slot
+    int slot = CN_NULL_INDEX;
+    for ( int i = 0; i < CN_MAX_WORLDS; ++i )
+    {
+        if ( cn_worlds[i].inUse == false )
+        {
+            slot = i;
+            break;
+        }
+    }
+    if ( slot == CN_NULL_INDEX )
+    {
+        cnWorld probe = { 0 };
+        probe.def.logFcn = def->logFcn;
+        probe.def.logContext = def->logContext;
+        cnLogWorld( &probe, cn_logError, cn_statusCapacityExceeded,
+                    "cnCreateWorld: all %d world slots are in use", CN_MAX_WORLDS );
+        return cn_nullWorldId;
+    }
+
+    cnWorld* world = cn_worlds + slot;
+    uint16_t generation = (uint16_t)( world->generation + 1 );
+    if ( generation == 0 )
+    {
+        generation = 1;
+    }
+
+    memset( world, 0, sizeof( *world ) );
+    world->inUse = true;
+    world->slot = (uint16_t)slot;
+    world->generation = generation;
+    world->userAllocator = def->allocator;
+    world->allocator = ( cnAllocator ){ cnWorldAllocFcn, cnWorldFreeFcn, world };
+    world->def = *def;
+    world->freeSlot = CN_NULL_INDEX;
+    world->freeShape = CN_NULL_INDEX;
+    cnCreateArena( &world->arena, &world->allocator, 0 );
+    memcpy( world->report.solverName, def->solver.name, sizeof( world->report.solverName ) );
+
+    // early capacity, from the hint
+    if ( def->bodyCapacity > 0 )
+    {
+        int capacity = def->bodyCapacity;
+        world->slots = cnAllocArray( &world->allocator, (size_t)capacity, sizeof( cnBodySlot ) );
+        world->slotCapacity = world->slots != NULL ? capacity : 0;
+    }
+
+    return cnMakeWorldId( world );
+}
+
+cnStatus cnDestroyWorld( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( world->locked || world->stepping )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnDestroyWorld: called from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+
+    for ( int row = 0; row < world->bodies.count; ++row )
+    {
+        cnDestroyBodyShapes( world, row );
+        cnFree( &world->allocator, world->bodies.name[row],
+                world->bodies.name[row] != NULL ? strlen( world->bodies.name[row] ) + 1 : 0 );
+    }
+    cnBodyStore_Destroy( &world->bodies, &world->allocator );
+    cnFree( &world->allocator, world->slots, (size_t)world->slotCapacity * sizeof( cnBodySlot ) );
+    cnFree( &world->allocator, world->shapes, (size_t)world->shapeCapacity * sizeof( cnShape ) );
+    cnFree( &world->allocator, world->systems, (size_t)world->systemCapacity * sizeof( cnSystem ) );
+    cnDestroyArena( &world->arena );
+    CN_ASSERT( world->byteCount == 0 );
+
+    uint16_t generation = world->generation;
+    memset( world, 0, sizeof( *world ) );
+    world->generation = generation;
+    return cn_statusOk;
+}
+
+bool cnWorld_IsValid( cnWorldId worldId )
+{
+    return cnGetWorld( worldId ) != NULL;
+}
+
+cnStepReport cnWorld_GetStepReport( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    cnStepReport report;
+    memset( &report, 0, sizeof( report ) );
+    return world != NULL ? world->report : report;
+}
+
+cnStatus cnWorld_SetGravity( cnWorldId worldId, cnVec3 gravity )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( cnIsFiniteVec3( gravity ) == false )
+    {
+        cnLogWorld( world, cn_logError, cn_statusNonFinite, "cnWorld_SetGravity: gravity is not finite" );
+        return cn_statusNonFinite;
+    }
+    world->def.gravity = gravity;
+    return cn_statusOk;
+}
+
+cnVec3 cnWorld_GetGravity( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->def.gravity : cn_vec3Zero;
+}
+
+cnStatus cnWorld_SetDynamics( cnWorldId worldId, cnDynamicsMode mode )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( (int)mode < 0 || mode >= cn_dynamicsModeCount )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument, "cnWorld_SetDynamics: unknown mode %d",
+                    (int)mode );
+        return cn_statusInvalidArgument;
+    }
+    if ( world->locked )
+    {
+        return cn_statusWorldLocked;
+    }
+    world->def.dynamics = mode;
+    return cn_statusOk;
+}
+
+cnDynamicsMode cnWorld_GetDynamics( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->def.dynamics : cn_dynamicsInertial;
+}
+
+cnWorldDef cnWorld_GetDef( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        cnWorldDef def;
+        memset( &def, 0, sizeof( def ) );
+        return def;
+    }
+    cnWorldDef def = world->def;
+    def.allocator = world->userAllocator;
+    return def;
+}
+
+cnStatus cnWorld_SetSolverSettings( cnWorldId worldId, const cnSolverSettings* settings )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( settings == NULL || memchr( settings->name, 0, sizeof( settings->name ) ) == NULL ||
+         settings->name[0] == 0 || settings->iterations <= 0 ||
+         !( isfinite( settings->tolerance ) && settings->tolerance >= 0.0 ) )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_SetSolverSettings: need a name, iterations > 0 and tolerance >= 0" );
+        return cn_statusInvalidArgument;
+    }
+    if ( world->locked )
+    {
+        return cn_statusWorldLocked;
+    }
+    world->def.solver = *settings;
+    memcpy( world->report.solverName, settings->name, sizeof( world->report.solverName ) );
+    return cn_statusOk;
+}
+
+int cnWorld_GetBodyCount( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->bodies.count : 0;
+}
+
+cnBodyArrays cnMakeBodyArrays( cnWorld* world )
+{
+    cnBodyStore* s = &world->bodies;
+    cnBodyArrays view = {
+        .count = s->count,
+        .ids = s->id,
+        .types = s->type,
+        .transforms = s->transform,
+        .centers = s->center,
+        .linearVelocities = s->linearVelocity,
+        .angularVelocities = s->angularVelocity,
+        .forces = s->force,
+        .torques = s->torque,
+        .masses = s->mass,
+        .userData = s->userData,
+    };
+    return view;
+}
+
+cnBodyArrays cnWorld_GetBodyArrays( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        cnBodyArrays empty;
+        memset( &empty, 0, sizeof( empty ) );
+        return empty;
+    }
+    return cnMakeBodyArrays( world );
+}
+
+int cnWorld_CopyTransforms( cnWorldId worldId, cnTransform* transforms, cnBodyId* ids, int capacity )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return 0;
+    }
+    int n = world->bodies.count < capacity ? world->bodies.count : capacity;
+    if ( n > 0 && transforms != NULL )
+    {
+        memcpy( transforms, world->bodies.transform, (size_t)n * sizeof( cnTransform ) );
+    }
+    if ( n > 0 && ids != NULL )
+    {
+        memcpy( ids, world->bodies.id, (size_t)n * sizeof( cnBodyId ) );
+    }
+    return world->bodies.count;
+}
+
+size_t cnWorld_GetByteCount( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->byteCount : 0;
+}
+
+void* cnWorld_GetUserData( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->def.userData : NULL;
+}
+
+cnBodyId cnWorld_FindBody( cnWorldId worldId, const char* name )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL || name == NULL || name[0] == 0 )
+    {
+        return cn_nullBodyId;
+    }
+    for ( int row = 0; row < world->bodies.count; ++row )
+    {
+        if ( world->bodies.name[row] != NULL && strcmp( world->bodies.name[row], name ) == 0 )
+        {
+            return world->bodies.id[row];
+        }
+    }
+    return cn_nullBodyId;
+}
+
+// systems ----------------------------------------------------------------------------------------
+
+static int cnFindSystem( const cnWorld* world, const char* name )
+{
+    for ( int i = 0; i < world->systemCount; ++i )
+    {
+        if ( strcmp( world->systems[i].name, name ) == 0 )
+        {
+            return i;
+        }
+    }
+    return CN_NULL_INDEX;
+}
+
+cnStatus cnWorld_AddSystem( cnWorldId worldId, const cnSystemDef* def )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( def == NULL || def->internalValue != CN_SECRET_COOKIE )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_AddSystem: def is NULL or not initialized with cnDefaultSystemDef()" );
+        return cn_statusInvalidArgument;
+    }
+    if ( def->fcn == NULL || def->name == NULL || def->name[0] == 0 ||
+         strlen( def->name ) >= CN_NAME_CAPACITY || (int)def->stage < 0 || def->stage >= cn_stageCount )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_AddSystem: a system needs a function, a stage and a name of 1 to %d characters",
+                    CN_NAME_CAPACITY - 1 );
+        return cn_statusInvalidArgument;
+    }
+    if ( cnFindSystem( world, def->name ) != CN_NULL_INDEX )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_AddSystem: a system named '%s' exists", def->name );
+        return cn_statusInvalidArgument;
+    }
+    if ( world->systemCount == world->systemCapacity )
+    {
+        int capacity = world->systemCapacity > 0 ? 2 * world->systemCapacity : 4;
+        cnSystem* systems =
+            cnRealloc( &world->allocator, world->systems, (size_t)world->systemCapacity * sizeof( cnSystem ),
+                       (size_t)capacity * sizeof( cnSystem ), 16 );
+        if ( systems == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        world->systems = systems;
+        world->systemCapacity = capacity;
+    }
+    cnSystem* system = world->systems + world->systemCount;
+    memset( system, 0, sizeof( *system ) );
+    memcpy( system->name, def->name, strlen( def->name ) + 1 );
+    system->stage = def->stage;
+    system->fcn = def->fcn;
+    system->context = def->context;
+    world->systemCount += 1;
+    return cn_statusOk;
+}
+
+cnStatus cnWorld_RemoveSystem( cnWorldId worldId, const char* name )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    int index = name != NULL ? cnFindSystem( world, name ) : CN_NULL_INDEX;
+    if ( index == CN_NULL_INDEX )
+    {
+        return cn_statusInvalidArgument;
+    }
+    // keep registration order: systems run in the order they were added
+    memmove( world->systems + index, world->systems + index + 1,
+             (size_t)( world->systemCount - index - 1 ) * sizeof( cnSystem ) );
+    world->systemCount -= 1;
+    return cn_statusOk;
+}
+
+// run the systems registered for a stage, in registration order
+static void cnRunSystems( cnWorld* world, cnStage stage, double timeStep )
+{
+    cnWorldId worldId = cnMakeWorldId( world );
+    for ( int i = 0; i < world->systemCount; ++i )
+    {
+        if ( world->systems[i].stage != stage )
+        {
+            continue;
+        }
+        // copy: the system may add or remove systems
+        cnSystem system = world->systems[i];
+        cnBodyArrays view = cnMakeBodyArrays( world );
+        world->locked = false;
+        system.fcn( worldId, &view, timeStep, system.context );
+        world->locked = true;
+        if ( cnGetWorld( worldId ) != world )
+        {
+            return;
+        }
+    }
+}
+
+// the step --------------------------------------------------------------------------------------
+
+cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( world->stepping )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked, "cnWorld_Step: called from inside a step" );
+        return cn_statusWorldLocked;
+    }
+    if ( !( isfinite( timeStep ) && timeStep > 0.0 ) )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_Step: time step must be a positive number, got %g", timeStep );
+        return cn_statusInvalidArgument;
+    }
+
+    uint64_t stepStart = cnGetTicks();
+    world->stepping = true;
+    world->locked = true;
+
+    cnStepReport* report = &world->report;
+    char solverName[32];
+    memcpy( solverName, world->def.solver.name, sizeof( solverName ) );
+    memset( report, 0, sizeof( *report ) );
+    memcpy( report->solverName, solverName, sizeof( solverName ) );
+    report->timeStep = timeStep;
+    if ( cnArenaReset( &world->arena ) == false )
+    {
+        cnLogWorld( world, cn_logWarning, cn_statusOutOfMemory,
+                    "step scratch could not grow; it keeps spilling" );
+    }
+
+    // 1 forces: user systems, gravity, more user systems
+    uint64_t ticks = cnGetTicks();
+    cnRunSystems( world, cn_stageBegin, timeStep );
+    cnApplyGravity( world );
+    cnRunSystems( world, cn_stageForces, timeStep );
+    uint64_t systemTicks = cnGetTicks() - ticks;
+    if ( cnGetWorld( worldId ) != world )
+    {
+        return cn_statusInvalidId;
+    }
+
+    // 2 predict velocities
+    ticks = cnGetTicks();
+    cnStepScratch scratch;
+    memset( &scratch, 0, sizeof( scratch ) );
+    bool ok = cnPredictVelocities( world, timeStep, &scratch );
+    report->predictMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
+    if ( ok == false )
+    {
+        world->locked = false;
+        world->stepping = false;
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory,
+                    "cnWorld_Step: out of memory for step scratch" );
+        return cn_statusOutOfMemory;
+    }
+
+    // 3-6 broadphase, narrowphase, assembly and the solve come with the collision and solver layers
+
+    // 7 integrate positions and orientations
+    ticks = cnGetTicks();
+    cnIntegratePositions( world, timeStep, &scratch );
+    report->integrateMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
+
+    world->stepIndex += 1;
+    world->time += timeStep;
+
+    // forces are per step: what the end systems or the user add counts for the next step
+    for ( int row = 0; row < world->bodies.count; ++row )
+    {
+        world->bodies.force[row] = cn_vec3Zero;
+        world->bodies.torque[row] = cn_vec3Zero;
+    }
+
+    // 8 end systems (growth, division, measurements), then the report
+    ticks = cnGetTicks();
+    cnRunSystems( world, cn_stageEnd, timeStep );
+    systemTicks += cnGetTicks() - ticks;
+    if ( cnGetWorld( worldId ) != world )
+    {
+        return cn_statusInvalidId;
+    }
+
+    if ( world->arena.spillCount > 0 )
+    {
+        report->warnings |= cn_warnArenaSpill;
+    }
+    if ( report->nonFiniteCount > 0 )
+    {
+        report->warnings |= cn_warnNonFiniteState;
+        cnLogWorld( world, cn_logWarning, cn_statusNonFinite,
+                    "step %lld: %d bodies got a non-finite state and were put back where they were",
+                    (long long)world->stepIndex, report->nonFiniteCount );
+    }
+    report->stepIndex = world->stepIndex;
+    report->time = world->time;
+    report->bodyCount = world->bodies.count;
+    for ( int row = 0; row < world->bodies.count; ++row )
+    {
+        report->dynamicCount += world->bodies.type[row] == cn_dynamicBody ? 1 : 0;
+    }
+    for ( int row = 0; row < world->bodies.count; ++row )
+    {
+        report->kineticEnergy += cnBodyStore_KineticEnergy( &world->bodies, row );
+    }
+    report->systemsMs = cnTicksToMilliseconds( systemTicks );
+    report->stepMs = cnTicksToMilliseconds( cnGetTicks() - stepStart );
+
+    world->locked = false;
+    world->stepping = false;
+    return cn_statusOk;
+}

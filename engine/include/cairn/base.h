@@ -18,10 +18,10 @@
 #endif
 
 #ifdef __cplusplus
-#    define CN_API extern "C" CN_EXPORT
+#    define CN_API    extern "C" CN_EXPORT
 #    define CN_INLINE inline
 #else
-#    define CN_API CN_EXPORT
+#    define CN_API    CN_EXPORT
 #    define CN_INLINE static inline
 #endif
 

@@ -160,9 +160,11 @@ CN_API cnShapeId cnCreateSphereShape( cnBodyId bodyId, const cnShapeDef* def, co
 CN_API cnShapeId cnCreateBoxShape( cnBodyId bodyId, const cnShapeDef* def, const cnBox* box );
 CN_API cnShapeId cnCreateCapsuleShape( cnBodyId bodyId, const cnShapeDef* def, const cnCapsule* capsule );
 CN_API cnShapeId cnCreateCylinderShape( cnBodyId bodyId, const cnShapeDef* def, const cnCylinder* cylinder );
-CN_API cnShapeId cnCreateEllipsoidShape( cnBodyId bodyId, const cnShapeDef* def, const cnEllipsoid* ellipsoid );
+CN_API cnShapeId cnCreateEllipsoidShape( cnBodyId bodyId, const cnShapeDef* def,
+                                         const cnEllipsoid* ellipsoid );
 CN_API cnShapeId cnCreateTorusShape( cnBodyId bodyId, const cnShapeDef* def, const cnTorus* torus );
-CN_API cnShapeId cnCreateHullShape( cnBodyId bodyId, const cnShapeDef* def, const cnVec3* points, int pointCount );
+CN_API cnShapeId cnCreateHullShape( cnBodyId bodyId, const cnShapeDef* def, const cnVec3* points,
+                                    int pointCount );
 CN_API cnShapeId cnCreatePlaneShape( cnBodyId bodyId, const cnShapeDef* def, const cnPlane* plane );
 
 /// Detach and destroy a shape; the body's mass is recomputed.
@@ -199,7 +201,8 @@ CN_API cnStatus cnValidateGeometry( const cnGeometry* geometry, char* message, i
 /// Mass properties of a solid shape of uniform `density` placed at `pose`, in the frame of
 /// `pose`: exact closed forms for every type (a hull is integrated over its faces). A plane
 /// has no finite mass: cn_statusUnsupported.
-CN_API cnStatus cnComputeMass( const cnGeometry* geometry, double density, cnTransform pose, cnMassData* outMass );
+CN_API cnStatus cnComputeMass( const cnGeometry* geometry, double density, cnTransform pose,
+                               cnMassData* outMass );
 
 /// Sum mass data given in one frame: masses add, centres average, inertias move to the common
 /// centre with the parallel-axis theorem.

@@ -34,9 +34,14 @@ typedef struct cnShapeId
 } cnShapeId;
 
 #ifdef __cplusplus
-#    define CN_NULL_ID {}
+#    define CN_NULL_ID                                                                                       \
+        {                                                                                                    \
+        }
 #else
-#    define CN_NULL_ID { 0 }
+#    define CN_NULL_ID                                                                                       \
+        {                                                                                                    \
+            0                                                                                                \
+        }
 #endif
 
 static const cnWorldId cn_nullWorldId = CN_NULL_ID;
@@ -48,7 +53,7 @@ static const cnShapeId cn_nullShapeId = CN_NULL_ID;
 /// True for a non-null id of any kind (it may still be stale: use cn*_IsValid).
 #define CN_IS_NON_NULL( id ) ( ( id ).index1 != 0 )
 /// Equality for body and shape ids. Do not mix id types.
-#define CN_ID_EQUALS( a, b )                                                                                \
+#define CN_ID_EQUALS( a, b )                                                                                 \
     ( ( a ).index1 == ( b ).index1 && ( a ).world0 == ( b ).world0 && ( a ).generation == ( b ).generation )
 
 /// @}

@@ -75,7 +75,7 @@ CN_API cnStatus cnLoadSceneFile( const char* path, const cnSceneOptions* options
                                  cnSceneError* error );
 
 /// Load a scene from memory; `name` stands for the file name in messages.
-CN_API cnStatus cnLoadSceneString( const char* json, size_t length, const char* name, const cnSceneOptions* options,
-                                   cnScene* outScene, cnSceneError* error );
+CN_API cnStatus cnLoadSceneString( const char* json, size_t length, const char* name,
+                                   const cnSceneOptions* options, cnScene* outScene, cnSceneError* error );
 
 /// @}

@@ -294,16 +294,16 @@ typedef struct cnStepReport
 typedef struct cnBodyArrays
 {
     int count;
-    const cnBodyId* ids;            ///< (count)
-    const cnBodyType* types;        ///< (count)
-    const cnTransform* transforms;  ///< (count) body origin and orientation
-    const cnVec3* centers;          ///< (count) world centre of mass
-    cnVec3* linearVelocities;       ///< (count) centre-of-mass velocity, m/s
-    cnVec3* angularVelocities;      ///< (count) world frame, rad/s
-    cnVec3* forces;                 ///< (count) accumulated this step at the centre of mass, N
-    cnVec3* torques;                ///< (count) accumulated this step, world frame, N m
-    const double* masses;           ///< (count) kg; 0 for static and kinematic bodies
-    void* const* userData;          ///< (count)
+    const cnBodyId* ids;           ///< (count)
+    const cnBodyType* types;       ///< (count)
+    const cnTransform* transforms; ///< (count) body origin and orientation
+    const cnVec3* centers;         ///< (count) world centre of mass
+    cnVec3* linearVelocities;      ///< (count) centre-of-mass velocity, m/s
+    cnVec3* angularVelocities;     ///< (count) world frame, rad/s
+    cnVec3* forces;                ///< (count) accumulated this step at the centre of mass, N
+    cnVec3* torques;               ///< (count) accumulated this step, world frame, N m
+    const double* masses;          ///< (count) kg; 0 for static and kinematic bodies
+    void* const* userData;         ///< (count)
 } cnBodyArrays;
 
 /// A user system: a function over the component arrays, run at a stage of every step.

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The world: a table of worlds, and inside each one the body component store, the shape pool,
+// the user systems and the per-step arena.
+//
+// Bodies are entities. An id indexes a sparse slot that stays put for the body's life; the slot
+// names a row of the dense component arrays below. Destroying a body moves the last row into the
+// hole (swap-remove) and patches the one slot that moved, so every array stays packed and the
+// hot loops walk contiguous memory with no holes. An X-list names every component once, so grow,
+// move and free cannot fall out of step when a component is added.
+
+#include "arena.h"
+
+#include "cairn/cairn.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct cnHull cnHull;
+
+// body flags
+enum
+{
+    cn_bodyCustomMass = 1u << 0,
+    cn_bodyCustomMobility = 1u << 1,
+};
+
+// Sparse side: one slot per body id, stable for the body's lifetime.
+typedef struct cnBodySlot
+{
+    int row;             // row in the store, CN_NULL_INDEX when the slot is free
+    int nextFree;        // free-list link while the slot is free
+    uint16_t generation; // bumped on destroy; a stale id no longer matches
+} cnBodySlot;
+
+// clang-format off
+// X( type, name ): every dense per-body component
+#define CN_BODY_COMPONENTS( X )                                                                        \
+    /* identity */                                                                                     \
+    X( cnBodyId, id )               /* the body's own id */                                            \
+    X( int, slotOf )                /* row -> slot, to patch the moved body's slot */                 \
+    X( cnBodyType, type )                                                                              \
+    /* hot: pose and motion */                                                                         \
+    X( cnTransform, transform )     /* body origin and orientation */                                  \
+    X( cnVec3, center )             /* world centre of mass */                                         \
+    X( cnVec3, linearVelocity )     /* of the centre of mass, m/s */                                   \
+    X( cnVec3, angularVelocity )    /* world frame, rad/s */                                           \
+    X( cnVec3, force )              /* accumulated for the next step, N */                             \
+    X( cnVec3, torque )             /* accumulated for the next step, N m */                           \
+    /* mass and mobility, body frame */                                                                \
+    X( double, mass )               /* 0 for static and kinematic bodies */                            \
+    X( double, invMass )                                                                               \
+    X( cnVec3, localCenter )        /* centre of mass in the body frame */                             \
+    X( cnMat3, inertia )            /* about the centre of mass, body axes */                          \
+    X( cnMat3, invInertia )                                                                            \
+    X( cnMat3, linearMobility )                                                                        \
+    X( cnMat3, angularMobility )                                                                       \
+    /* cold */                                                                                         \
+    X( double, linearDamping )                                                                         \
+    X( double, angularDamping )                                                                        \
+    X( double, gravityScale )                                                                          \
+    X( uint32_t, flags )                                                                               \
+    X( int, headShape )             /* first shape index, CN_NULL_INDEX when none */                  \
+    X( int, shapeCount )                                                                               \
+    X( char*, name )                /* owned, NULL when unnamed */                                     \
+    X( void*, userData )
+// clang-format on
+
+typedef struct cnBodyStore
+{
+    int count;
+    int capacity;
+#define CN_DECLARE_COMPONENT( type, name ) type* name;
+    CN_BODY_COMPONENTS( CN_DECLARE_COMPONENT )
+#undef CN_DECLARE_COMPONENT
+} cnBodyStore;
+
+// A shape in the world's shape pool. Shapes of one body form a list through `next`.
+typedef struct cnShape
+{
+    int bodySlot;        // owner, CN_NULL_INDEX when the shape slot is free
+    int next;            // next shape of the same body, or next free shape slot
+    uint16_t generation; // bumped on destroy
+    cnGeometry geometry; // for hulls, geometry.hull.points aliases hull->vertices
+    cnHull* hull;        // owned, hulls only
+    cnTransform localPose;
+    cnMaterial material;
+    uint32_t categoryBits;
+    uint32_t maskBits;
+    void* userData;
+    cnMassData mass; // body frame
+} cnShape;
+
+typedef struct cnSystem
+{
+    char name[CN_NAME_CAPACITY];
+    cnStage stage;
+    cnSystemFcn* fcn;
+    void* context;
+} cnSystem;
+
+typedef struct cnWorld
+{
+    bool inUse;
+    bool locked; // inside cnWorld_Step, except while user systems run
+    bool stepping;
+    uint16_t slot;
+    uint16_t generation;
+
+    // the user's allocator, and the counting wrapper everything in the world goes through
+    cnAllocator userAllocator;
+    cnAllocator allocator;
+    size_t byteCount;
+
+    cnWorldDef def;
+
+    cnBodySlot* slots; // (slotCapacity)
+    int slotCount;     // slots ever used
+    int slotCapacity;
+    int freeSlot;
+
+    cnBodyStore bodies;
+
+    cnShape* shapes; // (shapeCapacity)
+    int shapeSlotCount;
+    int shapeCapacity;
+    int freeShape;
+
+    cnSystem* systems; // (systemCapacity)
+    int systemCount;
+    int systemCapacity;
+
+    cnArena arena;
+
+    cnStepReport report;
+    int64_t stepIndex;
+    double time;
+} cnWorld;
+
+// world lookup; NULL for a null, stale or forged id
+cnWorld* cnGetWorld( cnWorldId worldId );
+cnWorld* cnGetWorldFromIndex( int world0 );
+
+// body lookup; row -1 / NULL when the id is invalid
+cnWorld* cnGetBodyWorld( cnBodyId bodyId, int* row );
+
+// log through the world's hook
+void cnLogWorld( const cnWorld* world, cnLogLevel level, cnStatus status, const char* format, ... )
+#if defined( __GNUC__ )
+    __attribute__( ( format( printf, 4, 5 ) ) )
+#endif
+    ;
+
+// body store rows
+int cnBodyStore_AddRow( cnBodyStore* store, const cnAllocator* allocator );
+int cnBodyStore_RemoveRow( cnBodyStore* store, int row );
+void cnBodyStore_Destroy( cnBodyStore* store, const cnAllocator* allocator );
+
+// kinetic energy of one row, J (0 unless dynamic)
+double cnBodyStore_KineticEnergy( const cnBodyStore* store, int row );
+
+// recompute a body's mass, centre, inertia and default mobility from its shapes
+void cnUpdateBodyMass( cnWorld* world, int row );
+
+// free every shape of a body row
+void cnDestroyBodyShapes( cnWorld* world, int row );
+
+// the view handed to systems and renderers
+cnBodyArrays cnMakeBodyArrays( cnWorld* world );
+
+// integration stages (integrate.c)
+typedef struct cnStepScratch
+{
+    cnVec3* angularMomentum; // (count) world frame, dynamic rows
+    cnVec3* savedCenter;     // (count) state before the step, to undo a non-finite step
+    cnTransform* savedTransform;
+    cnVec3* savedLinear;
+    cnVec3* savedAngular;
+} cnStepScratch;
+
+void cnApplyGravity( cnWorld* world );
+bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratch );
+void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch* scratch );
+
+// wall-clock ticks (timer.c)
+uint64_t cnGetTicks( void );
+double cnTicksToMilliseconds( uint64_t ticks );

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Install the Debian 12 packages Cairn builds and tests with, when any is missing.
+# Runs apt-get as root, or through sudo for a normal user.
+set -euo pipefail
+
+packages="build-essential cmake pkg-config libcjson-dev check"
+
+missing=""
+for package in $packages; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $package"
+    fi
+done
+
+if [ -n "$missing" ]; then
+    echo "installing:$missing"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then
+        sudo="sudo"
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing
+fi

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <check.h>
+
+Suite* cntStatusSuite( void );
+Suite* cntArenaSuite( void );
+Suite* cntWorldSuite( void );
+Suite* cntBodySuite( void );
+Suite* cntSystemsSuite( void );

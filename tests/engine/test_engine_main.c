@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: MIT
+#include "engine_suites.h"
+#include "test_support.h"
+
+int main( void )
+{
+    static cntSuiteFcn* const suites[] = {
+        cntStatusSuite, cntArenaSuite, cntWorldSuite, cntBodySuite, cntSystemsSuite,
+    };
+    return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
+}
