@@ -223,9 +223,7 @@ static cnStatus cnCheckBodyDef( const cnWorld* world, const cnBodyDef* def, char
             cnFormat( message, size, "name: longer than %d characters", CN_NAME_CAPACITY - 1 );
             return cn_statusInvalidArgument;
         }
-        if ( length > 0 &&
-             CN_IS_NON_NULL( cnWorld_FindBody(
-                 ( cnWorldId ){ (uint16_t)( world->slot + 1 ), world->generation }, def->name ) ) )
+        if ( length > 0 && cnFindNamedSlot( world, def->name ) != CN_NULL_INDEX )
         {
             cnFormat( message, size, "name: a body named '%s' exists already", def->name );
             return cn_statusInvalidArgument;
@@ -346,6 +344,18 @@ cnBodyId cnCreateBody( cnWorldId worldId, const cnBodyDef* def )
     b->name[row] = name;
     b->userData[row] = def->userData;
 
+    if ( name != NULL && cnInsertName( world, slot ) == false )
+    {
+        // undo: the row is the last one, the slot goes back on the free list
+        cnBodyStore_RemoveRow( b, row );
+        s->row = CN_NULL_INDEX;
+        s->nextFree = world->freeSlot;
+        world->freeSlot = slot;
+        cnFree( &world->allocator, name, nameSize );
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory, "cnCreateBody: out of memory" );
+        return cn_nullBodyId;
+    }
+
     cnUpdateBodyMass( world, row );
     return id;
 }
@@ -366,11 +376,12 @@ cnStatus cnDestroyBody( cnBodyId bodyId )
     }
 
     cnDestroyBodyShapes( world, row );
+    int slot = bodyId.index1 - 1;
+    cnRemoveName( world, slot );
     char* name = world->bodies.name[row];
     cnFree( &world->allocator, name, name != NULL ? strlen( name ) + 1 : 0 );
 
     // free the slot: bump its generation so the id goes stale
-    int slot = bodyId.index1 - 1;
     cnBodySlot* s = world->slots + slot;
     s->row = CN_NULL_INDEX;
     s->generation = (uint16_t)( s->generation + 1 );

@@ -214,6 +214,7 @@ cnStatus cnDestroyWorld( cnWorldId worldId )
         cnFree( &world->allocator, world->bodies.name[row],
                 world->bodies.name[row] != NULL ? strlen( world->bodies.name[row] ) + 1 : 0 );
     }
+    cnDestroyNames( world );
     cnBodyStore_Destroy( &world->bodies, &world->allocator );
     cnFree( &world->allocator, world->slots, (size_t)world->slotCapacity * sizeof( cnBodySlot ) );
     cnFree( &world->allocator, world->shapes, (size_t)world->shapeCapacity * sizeof( cnShape ) );
@@ -402,12 +403,10 @@ cnBodyId cnWorld_FindBody( cnWorldId worldId, const char* name )
     {
         return cn_nullBodyId;
     }
-    for ( int row = 0; row < world->bodies.count; ++row )
+    int slot = cnFindNamedSlot( world, name );
+    if ( slot != CN_NULL_INDEX )
     {
-        if ( world->bodies.name[row] != NULL && strcmp( world->bodies.name[row], name ) == 0 )
-        {
-            return world->bodies.id[row];
-        }
+        return world->bodies.id[world->slots[slot].row];
     }
     return cn_nullBodyId;
 }

@@ -122,6 +122,11 @@ typedef struct cnWorld
 
     cnBodyStore bodies;
 
+    // body names -> slots (name_index.c)
+    int* nameSlots; // (nameCapacity) slot or CN_NULL_INDEX; capacity a power of two
+    int nameCapacity;
+    int nameCount;
+
     cnShape* shapes; // (shapeCapacity)
     int shapeSlotCount;
     int shapeCapacity;
@@ -159,6 +164,12 @@ void cnBodyStore_Destroy( cnBodyStore* store, const cnAllocator* allocator );
 
 // kinetic energy of one row, J (0 unless dynamic)
 double cnBodyStore_KineticEnergy( const cnBodyStore* store, int row );
+
+// body names (name_index.c); the name must already be in the body's row
+int cnFindNamedSlot( const cnWorld* world, const char* name );
+bool cnInsertName( cnWorld* world, int slot );
+void cnRemoveName( cnWorld* world, int slot );
+void cnDestroyNames( cnWorld* world );
 
 // recompute a body's mass, centre, inertia and default mobility from its shapes
 void cnUpdateBodyMass( cnWorld* world, int row );

@@ -219,6 +219,59 @@ START_TEST( names_are_unique_and_bounded )
 }
 END_TEST
 
+// the name index survives heavy churn: every live name is found, no dead one is
+START_TEST( name_index_under_churn )
+{
+    enum
+    {
+        count = 5000
+    };
+    static cnBodyId ids[count];
+    char name[32];
+    for ( int i = 0; i < count; ++i )
+    {
+        snprintf( name, sizeof( name ), "cell-%d", i );
+        ids[i] = cntMakeBody( 0.0, name );
+        ck_assert( cnBody_IsValid( ids[i] ) );
+    }
+    // destroy a pseudo-random half, then rename-create some of them again
+    unsigned state = 12345u;
+    bool alive[count];
+    for ( int i = 0; i < count; ++i )
+    {
+        state = state * 1103515245u + 12345u;
+        alive[i] = ( state >> 16 ) % 2 == 0;
+        if ( alive[i] == false )
+        {
+            ck_assert_int_eq( cnDestroyBody( ids[i] ), cn_statusOk );
+        }
+    }
+    for ( int i = 0; i < count; i += 7 )
+    {
+        if ( alive[i] == false )
+        {
+            snprintf( name, sizeof( name ), "cell-%d", i );
+            ids[i] = cntMakeBody( 1.0, name );
+            alive[i] = true;
+        }
+    }
+    for ( int i = 0; i < count; ++i )
+    {
+        snprintf( name, sizeof( name ), "cell-%d", i );
+        cnBodyId found = cnWorld_FindBody( s_world, name );
+        if ( alive[i] )
+        {
+            ck_assert( CN_ID_EQUALS( found, ids[i] ) );
+            ck_assert_str_eq( cnBody_GetName( found ), name );
+        }
+        else
+        {
+            ck_assert( CN_IS_NULL( found ) );
+        }
+    }
+}
+END_TEST
+
 START_TEST( user_data_round_trip )
 {
     int token = 42;
@@ -351,6 +404,7 @@ Suite* cntBodySuite( void )
     tcase_add_test( tc, non_finite_body_def_is_refused );
     tcase_add_test( tc, removal_keeps_arrays_dense );
     tcase_add_test( tc, names_are_unique_and_bounded );
+    tcase_add_test( tc, name_index_under_churn );
     tcase_add_test( tc, user_data_round_trip );
     tcase_add_test( tc, shapes_drive_body_mass );
     tcase_add_test( tc, body_types_and_default_mass );
