@@ -25,12 +25,20 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/cairnConfigVersion.cmake
 install(FILES ${PROJECT_BINARY_DIR}/cairnConfig.cmake ${PROJECT_BINARY_DIR}/cairnConfigVersion.cmake
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/cairn)
 
+# the libraries are static, so what they link privately goes into Libs and Requires
 if(CN_BUILD_SCENE)
     set(CN_PC_LIBS "-lcairn_scene -lcairn")
-    set(CN_PC_REQUIRES_PRIVATE "libcjson")
+    set(CN_PC_REQUIRES "libcjson")
 else()
     set(CN_PC_LIBS "-lcairn")
-    set(CN_PC_REQUIRES_PRIVATE "")
+    set(CN_PC_REQUIRES "")
 endif()
+
+# relocatable: the prefix is found from where the .pc file lies (LIBDIR/pkgconfig)
+set(CN_PC_UP "..")
+string(REPLACE "/" ";" cn_libdir_parts "${CMAKE_INSTALL_LIBDIR}")
+foreach(part IN LISTS cn_libdir_parts)
+    string(APPEND CN_PC_UP "/..")
+endforeach()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/cairn.pc.in ${PROJECT_BINARY_DIR}/cairn.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/cairn.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "cairn/status.h"
+#include "cairn/types.h"
+
+#include <stddef.h>
 
 static const char* const cn_statusStrings[] = {
 #define CN_STATUS_STRING( name, text ) text,
@@ -32,4 +35,18 @@ const char* cnStatusName( cnStatus status )
         return "unknown status";
     }
     return cn_statusNames[status];
+}
+
+const char* cnStepWarningName( uint32_t bit )
+{
+    switch ( bit )
+    {
+#define CN_STEP_WARNING_CASE( name, index, text )                                                          \
+    case 1u << ( index ):                                                                                  \
+        return text;
+        CN_STEP_WARNING_LIST( CN_STEP_WARNING_CASE )
+#undef CN_STEP_WARNING_CASE
+        default:
+            return NULL;
+    }
 }

@@ -606,10 +606,6 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
         return cn_statusInvalidId;
     }
 
-    if ( world->arena.spillCount > 0 )
-    {
-        report->warnings |= cn_warnArenaSpill;
-    }
     if ( report->nonFiniteCount > 0 )
     {
         report->warnings |= cn_warnNonFiniteState;

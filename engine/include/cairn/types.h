@@ -236,14 +236,24 @@ typedef struct cnMassData
     cnMat3 inertia;
 } cnMassData;
 
+// clang-format off
+/// Warnings one step can raise: X( enum, bit, name ). One list for the enum and the names.
+#define CN_STEP_WARNING_LIST( X )                                                                          \
+    X( cn_warnNonFiniteState,     0, "nonfinite_state" )     /* a body's state went NaN/inf; put back */   \
+    X( cn_warnSolverNotConverged, 1, "solver_not_converged" ) /* the solver hit its iteration limit */      \
+    X( cn_warnContactCapacity,    2, "contact_capacity" )    /* contacts were dropped */
+// clang-format on
+
 /// Warnings raised during one step (bit field).
 typedef enum cnStepWarning
 {
-    cn_warnNonFiniteState = 1u << 0,     ///< a body's state became NaN or infinite; it was reset
-    cn_warnSolverNotConverged = 1u << 1, ///< the solver hit its iteration limit
-    cn_warnContactCapacity = 1u << 2,    ///< contacts were dropped
-    cn_warnArenaSpill = 1u << 3,         ///< per-step scratch outgrew its block (it grows next step)
+#define CN_STEP_WARNING_ENUM( name, bit, text ) name = 1u << ( bit ),
+    CN_STEP_WARNING_LIST( CN_STEP_WARNING_ENUM )
+#undef CN_STEP_WARNING_ENUM
 } cnStepWarning;
+
+/// Static name of one warning bit, e.g. "nonfinite_state"; NULL for a bit that is not a warning.
+CN_API const char* cnStepWarningName( uint32_t bit );
 
 /// Stages of the step pipeline at which timings are taken and user systems run.
 typedef enum cnStage

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The `cairn` command-line tool: shared declarations of its parts (docs/cli.md).
+
+#include "cairn/cairn.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/// Exit codes: the same for every subcommand.
+enum
+{
+    exitOk = 0,
+    /// the scene did not load, a step failed, an output file could not be written
+    exitFailure = 1,
+    /// bad command line
+    exitUsage = 2,
+};
+
+/// `cairn run`: argv[0] is "run".
+int RunCommand( int argc, char** argv );
+void PrintRunUsage( FILE* stream );
+
+/// Seconds on the monotonic clock, and process CPU seconds (all threads).
+double WallSeconds( void );
+double CpuSeconds( void );

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+// cairn: run a scene headless (docs/cli.md). Later: contacts, lcp, solvers.
+#include "cli.h"
+
+#include <string.h>
+
+static void PrintUsage( FILE* stream )
+{
+    fprintf( stream, "usage: cairn COMMAND [options]\n"
+                     "\n"
+                     "commands:\n"
+                     "  run SCENE.json    step a scene headless; report timings and the final state\n"
+                     "  contacts          (not available yet in this build)\n"
+                     "  lcp               (not available yet in this build)\n"
+                     "  solvers           (not available yet in this build)\n"
+                     "\n"
+                     "  cairn COMMAND --help   options of a command\n"
+                     "  cairn --version        print the version\n" );
+}
+
+int main( int argc, char** argv )
+{
+    if ( argc < 2 )
+    {
+        PrintUsage( stderr );
+        return exitUsage;
+    }
+
+    const char* command = argv[1];
+    if ( strcmp( command, "-h" ) == 0 || strcmp( command, "--help" ) == 0 || strcmp( command, "help" ) == 0 )
+    {
+        PrintUsage( stdout );
+        return exitOk;
+    }
+    if ( strcmp( command, "--version" ) == 0 || strcmp( command, "version" ) == 0 )
+    {
+        printf( "cairn %s\n", cnVersionString() );
+        return exitOk;
+    }
+    if ( strcmp( command, "run" ) == 0 )
+    {
+        return RunCommand( argc - 1, argv + 1 );
+    }
+    if ( strcmp( command, "contacts" ) == 0 || strcmp( command, "lcp" ) == 0 ||
+         strcmp( command, "solvers" ) == 0 )
+    {
+        fprintf( stderr, "cairn: '%s' is not available yet in this build\n", command );
+        return exitUsage;
+    }
+
+    fprintf( stderr, "cairn: unknown command '%s' (try cairn --help)\n", command );
+    return exitUsage;
+}

@@ -1,0 +1,32 @@
+# SPDX-License-Identifier: MIT
+# cn_extract_readme_example(<readme> <marker> <output-file>)
+# Write the ```c code block that follows the line <marker> in <readme> to <output-file> (only
+# when it changed). Stops the configuration with FATAL_ERROR when the marker or the block is
+# missing, so that the README example test cannot silently vanish.
+function(cn_extract_readme_example readme marker output)
+    file(READ ${readme} text)
+    string(FIND "${text}" "${marker}" marker_at)
+    if(marker_at EQUAL -1)
+        message(FATAL_ERROR "${readme}: the line '${marker}' is missing: the README example test needs it")
+    endif()
+    string(LENGTH "${marker}" marker_length)
+    math(EXPR after "${marker_at} + ${marker_length}")
+    string(SUBSTRING "${text}" ${after} -1 rest)
+    # only blank space may stand between the marker and the opening fence
+    if(NOT rest MATCHES "^[ \t\r\n]*```c[ \t]*\r?\n")
+        message(FATAL_ERROR "${readme}: '${marker}' must be followed by a ```c code block")
+    endif()
+    string(LENGTH "${CMAKE_MATCH_0}" fence_length)
+    string(SUBSTRING "${rest}" ${fence_length} -1 rest)
+    string(FIND "${rest}" "\n```" close_at)
+    if(close_at EQUAL -1)
+        message(FATAL_ERROR "${readme}: the ```c block after '${marker}' is not closed")
+    endif()
+    math(EXPR code_length "${close_at} + 1")
+    string(SUBSTRING "${rest}" 0 ${code_length} code)
+    if(NOT code MATCHES "int[ \t\r\n]+main[ \t]*\\(")
+        message(FATAL_ERROR "${readme}: the ```c block after '${marker}' has no main function")
+    endif()
+    file(WRITE ${output}.in "${code}")
+    configure_file(${output}.in ${output} COPYONLY)
+endfunction()
