@@ -9,6 +9,6 @@ cmake -S . -B build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_BUILD_TESTS=O
 cmake --build build/release -j"$(nproc)"
 
 report=build/release/tennis_racket.report.json
-./build/release/demos/cairn run assets/scenes/tennis_racket.json --steps 1200 --report "$report" \
+./build/release/demos/cairn run assets/scenes/tennis_racket.json --steps 1800 --report "$report" \
     --trace build/release/tennis_racket.trace.csv
 echo "report: $report"

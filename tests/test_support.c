@@ -40,9 +40,10 @@ static void* cntCountingAlloc( size_t size, size_t alignment, void* context )
     {
         return NULL;
     }
-    size_t rounded = ( size + alignment - 1 ) / alignment * alignment;
-    void* memory = aligned_alloc( alignment < sizeof( void* ) ? sizeof( void* ) : alignment,
-                                  rounded < sizeof( void* ) ? sizeof( void* ) : rounded );
+    // aligned_alloc wants a size that is a multiple of the alignment it is given
+    size_t used = alignment < sizeof( void* ) ? sizeof( void* ) : alignment;
+    size_t rounded = ( size + used - 1 ) / used * used;
+    void* memory = aligned_alloc( used, rounded );
     if ( memory != NULL )
     {
         counter->liveBytes += size;

@@ -153,7 +153,6 @@ void cnUpdateBodyMass( cnWorld* world, int row )
         return;
     }
 
-    cnVec3 oldCenter = b->center[row];
     b->localCenter[row] = total.mass > 0.0 ? total.center : cn_vec3Zero;
     b->center[row] = cnTransformPoint( b->transform[row], b->localCenter[row] );
 
@@ -179,10 +178,6 @@ void cnUpdateBodyMass( cnWorld* world, int row )
     }
     b->invMass[row] = 1.0 / b->mass[row];
     b->invInertia[row] = cnInvertMat3( b->inertia[row] );
-
-    // the origin keeps its velocity when the centre of mass moves inside the body
-    cnVec3 shift = cnSub( b->center[row], oldCenter );
-    b->linearVelocity[row] = cnAdd( b->linearVelocity[row], cnCross( b->angularVelocity[row], shift ) );
 }
 
 // creation and destruction ----------------------------------------------------------------------

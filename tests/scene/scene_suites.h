@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <check.h>
+
+Suite* cntSceneErrorSuite( void );
+Suite* cntSceneGoodSuite( void );
+Suite* cntSceneOverrideSuite( void );
+Suite* cntSceneLargeSuite( void );
