@@ -113,7 +113,9 @@ static void cnDefaultMobility( const cnWorld* world, int row, cnMat3* linear, cn
     double volume = 0.0;
     for ( int index = b->headShape[row]; index != CN_NULL_INDEX; index = world->shapes[index].next )
     {
-        double v = cnComputeVolume( &world->shapes[index].geometry );
+        const cnShape* shape = world->shapes + index;
+        double v =
+            shape->hull != NULL ? cnHullMass( shape->hull, 1.0 ).mass : cnComputeVolume( &shape->geometry );
         volume += isfinite( v ) ? v : 0.0;
     }
     if ( volume <= 0.0 )
@@ -257,17 +259,48 @@ static bool cnIsValidMaterial( cnMaterial m )
 }
 
 // the geometry as the shape stores it: hulls computed, planes normalized; the mass in the body frame
+// the geometry as the shape stores it: hulls computed (once, through the world's allocator),
+// planes normalized; the mass in the body frame
 static cnStatus cnPrepareGeometry( cnWorld* world, const cnShapeDef* def, const cnGeometry* geometry,
                                    cnShape* shape, char* message, int size )
 {
+    shape->geometry = *geometry;
+    shape->hull = NULL;
+
+    if ( geometry->type == cn_hullShape )
+    {
+        // computing the hull checks the points
+        cnHull* hull = cnAlloc( &world->allocator, sizeof( cnHull ), 16 );
+        if ( hull == NULL )
+        {
+            cnFormat( message, size, "out of memory" );
+            return cn_statusOutOfMemory;
+        }
+        cnStatus status = cnComputeHull( geometry->hull.points, geometry->hull.pointCount, &world->allocator,
+                                         hull, message, size );
+        if ( status != cn_statusOk )
+        {
+            cnFree( &world->allocator, hull, sizeof( cnHull ) );
+            return status;
+        }
+        shape->hull = hull;
+        shape->geometry.hull.points = hull->vertices;
+        shape->geometry.hull.pointCount = hull->vertexCount;
+        status = cnComputeHullMassAtPose( hull, def->material.density, def->localPose, &shape->mass );
+        if ( status != cn_statusOk )
+        {
+            cnFormat( message, size, "mass properties could not be computed (%s)", cnStatusString( status ) );
+            cnFreeShapeData( world, shape );
+        }
+        return status;
+    }
+
     cnStatus status = cnValidateGeometry( geometry, message, size );
     if ( status != cn_statusOk )
     {
         return status;
     }
 
-    shape->geometry = *geometry;
-    shape->hull = NULL;
     if ( geometry->type == cn_planeShape )
     {
         double length = cnLength( geometry->plane.normal );
@@ -277,31 +310,10 @@ static cnStatus cnPrepareGeometry( cnWorld* world, const cnShapeDef* def, const 
         return cn_statusOk;
     }
 
-    if ( geometry->type == cn_hullShape )
-    {
-        cnHull* hull = cnAlloc( &world->allocator, sizeof( cnHull ), 16 );
-        if ( hull == NULL )
-        {
-            cnFormat( message, size, "out of memory" );
-            return cn_statusOutOfMemory;
-        }
-        status = cnComputeHull( geometry->hull.points, geometry->hull.pointCount, &world->allocator, hull,
-                                message, size );
-        if ( status != cn_statusOk )
-        {
-            cnFree( &world->allocator, hull, sizeof( cnHull ) );
-            return status;
-        }
-        shape->hull = hull;
-        shape->geometry.hull.points = hull->vertices;
-        shape->geometry.hull.pointCount = hull->vertexCount;
-    }
-
     status = cnComputeMass( &shape->geometry, def->material.density, def->localPose, &shape->mass );
     if ( status != cn_statusOk )
     {
         cnFormat( message, size, "mass properties could not be computed (%s)", cnStatusString( status ) );
-        cnFreeShapeData( world, shape );
     }
     return status;
 }
@@ -569,7 +581,14 @@ cnStatus cnShape_SetMaterial( cnShapeId shapeId, cnMaterial material )
     shape->material = material;
     if ( densityChanged && shape->geometry.type != cn_planeShape )
     {
-        cnComputeMass( &shape->geometry, material.density, shape->localPose, &shape->mass );
+        if ( shape->hull != NULL )
+        {
+            cnComputeHullMassAtPose( shape->hull, material.density, shape->localPose, &shape->mass );
+        }
+        else
+        {
+            cnComputeMass( &shape->geometry, material.density, shape->localPose, &shape->mass );
+        }
         cnUpdateBodyMass( world, cnShapeRow( world, shape ) );
     }
     return cn_statusOk;

@@ -341,6 +341,50 @@ START_TEST( shapes_drive_body_mass )
 }
 END_TEST
 
+// a hull shape gets the mass of the solid it encloses, and follows a density change
+START_TEST( hull_shape_mass_follows_density )
+{
+    cnBodyId body = cntMakeBody( 0.0, "hull" );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    shapeDef.material.density = 3.0;
+    shapeDef.localPose.p = cnMakeVec3( 0.0, 0.0, 1.0 );
+    // a 2 x 4 x 6 box's corners plus an interior point
+    cnVec3 points[9];
+    for ( int i = 0; i < 8; ++i )
+    {
+        points[i] = cnMakeVec3( i & 1 ? 1.0 : -1.0, i & 2 ? 2.0 : -2.0, i & 4 ? 3.0 : -3.0 );
+    }
+    points[8] = cnMakeVec3( 0.1, 0.2, 0.3 );
+    cnShapeId shape = cnCreateHullShape( body, &shapeDef, points, 9 );
+    ck_assert( cnShape_IsValid( shape ) );
+    cnGeometry g;
+    ck_assert_int_eq( cnShape_GetGeometry( shape, &g ), cn_statusOk );
+    ck_assert_int_eq( g.hull.pointCount, 8 );
+
+    cnMassData mass = cnBody_GetMassData( body );
+    CNT_ASSERT_REL( mass.mass, 3.0 * 48.0, 1e-12 );
+    CNT_ASSERT_REL( mass.center.z, 1.0, 1e-12 );
+    CNT_ASSERT_REL( mass.inertia.cx.x, 3.0 * 48.0 * ( 4.0 + 9.0 ) / 3.0, 1e-12 );
+
+    cnMaterial material = cnShape_GetMaterial( shape );
+    material.density = 6.0;
+    ck_assert_int_eq( cnShape_SetMaterial( shape, material ), cn_statusOk );
+    CNT_ASSERT_REL( cnBody_GetMassData( body ).mass, 6.0 * 48.0, 1e-12 );
+    material.density = -1.0;
+    ck_assert_int_eq( cnShape_SetMaterial( shape, material ), cn_statusInvalidArgument );
+    CNT_ASSERT_REL( cnBody_GetMassData( body ).mass, 6.0 * 48.0, 1e-12 );
+
+    // a flat hull is refused with the hull's own reason
+    for ( int i = 0; i < 8; ++i )
+    {
+        points[i].z = 0.0;
+    }
+    points[8].z = 0.0;
+    ck_assert( CN_IS_NULL( cnCreateHullShape( body, &shapeDef, points, 9 ) ) );
+    ck_assert_ptr_nonnull( strstr( s_log.lastMessage, "one plane" ) );
+}
+END_TEST
+
 // static bodies have no mass and ignore forces; a dynamic body with no shape gets 1 kg
 START_TEST( body_types_and_default_mass )
 {
@@ -407,6 +451,7 @@ Suite* cntBodySuite( void )
     tcase_add_test( tc, name_index_under_churn );
     tcase_add_test( tc, user_data_round_trip );
     tcase_add_test( tc, shapes_drive_body_mass );
+    tcase_add_test( tc, hull_shape_mass_follows_density );
     tcase_add_test( tc, body_types_and_default_mass );
     tcase_add_test( tc, kinematic_body_moves_with_its_velocity );
     suite_add_tcase( suite, tc );
