@@ -241,23 +241,13 @@ static int cnAllocateSlot( cnWorld* world )
         world->freeSlot = world->slots[slot].nextFree;
         return slot;
     }
-    if ( world->slotCount == world->slotCapacity )
+    void* slots = world->slots;
+    if ( cnReserve( &world->allocator, &slots, &world->slotCapacity, world->slotCount + 1, 16,
+                    sizeof( cnBodySlot ) ) == false )
     {
-        int capacity = world->slotCapacity > 0 ? 2 * world->slotCapacity : 16;
-        if ( capacity > INT32_MAX / 2 )
-        {
-            return CN_NULL_INDEX;
-        }
-        cnBodySlot* slots =
-            cnRealloc( &world->allocator, world->slots, (size_t)world->slotCapacity * sizeof( cnBodySlot ),
-                       (size_t)capacity * sizeof( cnBodySlot ), 16 );
-        if ( slots == NULL )
-        {
-            return CN_NULL_INDEX;
-        }
-        world->slots = slots;
-        world->slotCapacity = capacity;
+        return CN_NULL_INDEX;
     }
+    world->slots = slots;
     int slot = world->slotCount;
     world->slotCount += 1;
     // a new world reusing this world slot starts its generations elsewhere, which keeps most ids

@@ -91,6 +91,33 @@ void* cnRealloc( const cnAllocator* allocator, void* memory, size_t oldSize, siz
     return block;
 }
 
+bool cnReserve( const cnAllocator* allocator, void** array, int* capacity, int needed, int minimum,
+                size_t elementSize )
+{
+    if ( needed <= *capacity )
+    {
+        return true;
+    }
+    int grown = *capacity > 0 ? *capacity : minimum;
+    while ( grown < needed )
+    {
+        if ( grown > INT32_MAX / 2 )
+        {
+            return false;
+        }
+        grown *= 2;
+    }
+    void* block =
+        cnRealloc( allocator, *array, (size_t)*capacity * elementSize, (size_t)grown * elementSize, 16 );
+    if ( block == NULL )
+    {
+        return false;
+    }
+    *array = block;
+    *capacity = grown;
+    return true;
+}
+
 void* cnAllocArray( const cnAllocator* allocator, size_t count, size_t size )
 {
     if ( count == 0 || size == 0 || count > SIZE_MAX / size )

@@ -36,6 +36,11 @@ void cnFree( const cnAllocator* allocator, void* memory, size_t size );
 void* cnRealloc( const cnAllocator* allocator, void* memory, size_t oldSize, size_t newSize,
                  size_t alignment );
 
+// Make room for `needed` elements in a growable array (doubling, at least `minimum`), moving the
+// contents. False when out of memory or past INT32_MAX elements; the array is then unchanged.
+bool cnReserve( const cnAllocator* allocator, void** array, int* capacity, int needed, int minimum,
+                size_t elementSize );
+
 // Allocate a zeroed array of `count` elements of `size` bytes (aligned to 16); NULL on overflow.
 void* cnAllocArray( const cnAllocator* allocator, size_t count, size_t size );
 

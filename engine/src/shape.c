@@ -229,23 +229,13 @@ static int cnAllocateShapeSlot( cnWorld* world )
         world->freeShape = world->shapes[index].next;
         return index;
     }
-    if ( world->shapeSlotCount == world->shapeCapacity )
+    void* shapes = world->shapes;
+    if ( cnReserve( &world->allocator, &shapes, &world->shapeCapacity, world->shapeSlotCount + 1, 16,
+                    sizeof( cnShape ) ) == false )
     {
-        int capacity = world->shapeCapacity > 0 ? 2 * world->shapeCapacity : 16;
-        if ( capacity > INT32_MAX / 2 )
-        {
-            return CN_NULL_INDEX;
-        }
-        cnShape* shapes =
-            cnRealloc( &world->allocator, world->shapes, (size_t)world->shapeCapacity * sizeof( cnShape ),
-                       (size_t)capacity * sizeof( cnShape ), 16 );
-        if ( shapes == NULL )
-        {
-            return CN_NULL_INDEX;
-        }
-        world->shapes = shapes;
-        world->shapeCapacity = capacity;
+        return CN_NULL_INDEX;
     }
+    world->shapes = shapes;
     int index = world->shapeSlotCount;
     world->shapeSlotCount += 1;
     world->shapes[index].generation = world->generation;

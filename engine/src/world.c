@@ -452,19 +452,13 @@ cnStatus cnWorld_AddSystem( cnWorldId worldId, const cnSystemDef* def )
                     "cnWorld_AddSystem: a system named '%s' exists", def->name );
         return cn_statusInvalidArgument;
     }
-    if ( world->systemCount == world->systemCapacity )
+    void* systems = world->systems;
+    if ( cnReserve( &world->allocator, &systems, &world->systemCapacity, world->systemCount + 1, 4,
+                    sizeof( cnSystem ) ) == false )
     {
-        int capacity = world->systemCapacity > 0 ? 2 * world->systemCapacity : 4;
-        cnSystem* systems =
-            cnRealloc( &world->allocator, world->systems, (size_t)world->systemCapacity * sizeof( cnSystem ),
-                       (size_t)capacity * sizeof( cnSystem ), 16 );
-        if ( systems == NULL )
-        {
-            return cn_statusOutOfMemory;
-        }
-        world->systems = systems;
-        world->systemCapacity = capacity;
+        return cn_statusOutOfMemory;
     }
+    world->systems = systems;
     cnSystem* system = world->systems + world->systemCount;
     memset( system, 0, sizeof( *system ) );
     memcpy( system->name, def->name, strlen( def->name ) + 1 );
