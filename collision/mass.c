@@ -110,11 +110,6 @@ static cnMassData cnLocalMass( const cnGeometry* geometry, double density )
     return cnZeroMass();
 }
 
-static bool cnIsFiniteMat3( cnMat3 m )
-{
-    return cnIsFiniteVec3( m.cx ) && cnIsFiniteVec3( m.cy ) && cnIsFiniteVec3( m.cz );
-}
-
 // density finite and >= 0, pose finite with a non-zero quaternion
 static cnStatus cnCheckDensityAndPose( double density, cnTransform pose )
 {

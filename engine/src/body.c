@@ -115,11 +115,6 @@ bool cnBody_IsValid( cnBodyId bodyId )
 
 // creation --------------------------------------------------------------------------------------
 
-static bool cnIsFiniteMat3( cnMat3 m )
-{
-    return cnIsFiniteVec3( m.cx ) && cnIsFiniteVec3( m.cy ) && cnIsFiniteVec3( m.cz );
-}
-
 // symmetric positive definite, by Sylvester's criterion on the leading minors
 static bool cnIsPositiveDefinite( cnMat3 m )
 {

@@ -118,6 +118,11 @@ CN_INLINE bool cnIsFiniteQuat( cnQuat q )
     return isfinite( q.x ) && isfinite( q.y ) && isfinite( q.z ) && isfinite( q.w );
 }
 
+CN_INLINE bool cnIsFiniteMat3( cnMat3 m )
+{
+    return cnIsFiniteVec3( m.cx ) && cnIsFiniteVec3( m.cy ) && cnIsFiniteVec3( m.cz );
+}
+
 CN_INLINE cnQuat cnMakeQuat( double w, double x, double y, double z )
 {
     cnQuat q = { x, y, z, w };
