@@ -24,7 +24,6 @@
 #include <math.h>
 #include <string.h>
 
-#define CN_PI 3.14159265358979323846
 
 static cnMassData cnZeroMass( void )
 {

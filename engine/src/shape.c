@@ -8,9 +8,6 @@
 
 #include <string.h>
 
-#ifndef M_PI
-#    define M_PI 3.14159265358979323846
-#endif
 
 // lookup ----------------------------------------------------------------------------------------
 
@@ -47,8 +44,8 @@ bool cnShape_IsValid( cnShapeId shapeId )
 // Stokes drag of a sphere: translation 1/(6 pi eta r), rotation 1/(8 pi eta r^3)
 static void cnStokesMobility( double viscosity, double radius, cnMat3* linear, cnMat3* angular )
 {
-    double t = 1.0 / ( 6.0 * M_PI * viscosity * radius );
-    double r = 1.0 / ( 8.0 * M_PI * viscosity * radius * radius * radius );
+    double t = 1.0 / ( 6.0 * CN_PI * viscosity * radius );
+    double r = 1.0 / ( 8.0 * CN_PI * viscosity * radius * radius * radius );
     *linear = cnMakeMat3Diagonal( t, t, t );
     *angular = cnMakeMat3Diagonal( r, r, r );
 }
@@ -124,7 +121,7 @@ static void cnDefaultMobility( const cnWorld* world, int row, cnMat3* linear, cn
         *angular = cn_mat3Identity;
         return;
     }
-    cnStokesMobility( eta, cbrt( 3.0 * volume / ( 4.0 * M_PI ) ), linear, angular );
+    cnStokesMobility( eta, cbrt( 3.0 * volume / ( 4.0 * CN_PI ) ), linear, angular );
 }
 
 void cnUpdateBodyMass( cnWorld* world, int row )

@@ -11,6 +11,9 @@
 #include <math.h>
 #include <stdbool.h>
 
+/// pi, which -std=c17 does not give as M_PI.
+#define CN_PI 3.14159265358979323846
+
 /// 3-vector.
 typedef struct cnVec3
 {
