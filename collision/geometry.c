@@ -193,77 +193,17 @@ cnStatus cnValidateGeometry( const cnGeometry* geometry, char* message, int size
 
 double cnComputeVolume( const cnGeometry* geometry )
 {
-    if ( geometry == NULL )
+    // a plane bounds a half-space
+    if ( geometry != NULL && geometry->type == cn_planeShape )
+    {
+        return cnValidateGeometry( geometry, NULL, 0 ) == cn_statusOk ? (double)INFINITY : (double)NAN;
+    }
+
+    // the volume is the mass at unit density: one set of closed forms, in mass.c
+    cnMassData mass;
+    if ( cnComputeMass( geometry, 1.0, cn_transformIdentity, &mass ) != cn_statusOk )
     {
         return (double)NAN;
     }
-
-    // the hull check computes the hull: do it once
-    if ( geometry->type == cn_hullShape )
-    {
-        cnHull hull;
-        if ( cnComputeHull( geometry->hull.points, geometry->hull.pointCount, NULL, &hull, NULL, 0 ) !=
-             cn_statusOk )
-        {
-            return (double)NAN;
-        }
-        double volume = cnHullMass( &hull, 1.0 ).mass;
-        cnDestroyHull( &hull, NULL );
-        return volume;
-    }
-
-    if ( cnValidateGeometry( geometry, NULL, 0 ) != cn_statusOk )
-    {
-        return (double)NAN;
-    }
-
-    const double pi = 3.14159265358979323846;
-    switch ( geometry->type )
-    {
-        case cn_sphereShape:
-        {
-            double r = geometry->sphere.radius;
-            return 4.0 / 3.0 * pi * r * r * r;
-        }
-
-        case cn_boxShape:
-        {
-            cnVec3 h = geometry->box.halfExtents;
-            return 8.0 * h.x * h.y * h.z;
-        }
-
-        case cn_capsuleShape:
-        {
-            // a cylinder of length 2 h and a sphere
-            double r = geometry->capsule.radius;
-            double h = geometry->capsule.halfLength;
-            return pi * r * r * ( 2.0 * h ) + 4.0 / 3.0 * pi * r * r * r;
-        }
-
-        case cn_cylinderShape:
-        {
-            double r = geometry->cylinder.radius;
-            return pi * r * r * ( 2.0 * geometry->cylinder.halfLength );
-        }
-
-        case cn_ellipsoidShape:
-        {
-            cnVec3 a = geometry->ellipsoid.radii;
-            return 4.0 / 3.0 * pi * a.x * a.y * a.z;
-        }
-
-        case cn_torusShape:
-        {
-            // Pappus: the tube's cross-section times the length of its centre circle
-            double r = geometry->torus.minorRadius;
-            return pi * r * r * ( 2.0 * pi * geometry->torus.majorRadius );
-        }
-
-        case cn_planeShape:
-            return (double)INFINITY;
-
-        default:
-            break;
-    }
-    return (double)NAN;
+    return mass.mass;
 }
