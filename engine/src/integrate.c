@@ -49,17 +49,25 @@ static cnVec3 cnMidpointAngularVelocity( cnMat3 invInertia, cnVec3 momentum, dou
 {
     cnVec3 omega = cnMulMV( invInertia, momentum );
     double scale = cnLength( omega );
-    if ( scale == 0.0 )
+
+    // no spin, or a spin about L itself (any spin of an isotropic body, a spin about a principal
+    // axis): the rotation keeps L, and I^-1 L is the exact answer
+    cnVec3 gyro = cnCross( omega, momentum );
+    if ( cnLengthSquared( gyro ) <= 1e-30 * cnLengthSquared( omega ) * cnLengthSquared( momentum ) )
     {
         return omega;
     }
+
+    // start from the expansion exp(-dt w) L ~ L - dt w x L, which is right to second order in dt,
+    // then iterate; each pass gains a factor of about dt |w|
+    omega = cnMulMV( invInertia, cnMulAdd( momentum, -0.5 * timeStep, gyro ) );
     for ( int iteration = 0; iteration < 32; ++iteration )
     {
         cnVec3 rotated = cnRotate( cnQuatExp( cnScale( -timeStep, omega ) ), momentum );
         cnVec3 next = cnMulMV( invInertia, cnScale( 0.5, cnAdd( momentum, rotated ) ) );
         double change = cnLength( cnSub( next, omega ) );
         omega = next;
-        if ( change <= 1e-15 * scale )
+        if ( change <= 1e-14 * scale )
         {
             break;
         }

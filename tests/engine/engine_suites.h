@@ -4,6 +4,7 @@
 #include <check.h>
 
 Suite* cntStatusSuite( void );
+Suite* cntMathSuite( void );
 Suite* cntArenaSuite( void );
 Suite* cntWorldSuite( void );
 Suite* cntBodySuite( void );

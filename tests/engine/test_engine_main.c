@@ -5,7 +5,7 @@
 int main( void )
 {
     static cntSuiteFcn* const suites[] = {
-        cntStatusSuite, cntArenaSuite, cntWorldSuite, cntBodySuite, cntSystemsSuite,
+        cntStatusSuite, cntMathSuite, cntArenaSuite, cntWorldSuite, cntBodySuite, cntSystemsSuite,
     };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

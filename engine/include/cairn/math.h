@@ -190,15 +190,38 @@ CN_INLINE cnVec3 cnInvRotate( cnQuat q, cnVec3 v )
     return cnRotate( cnConjugate( q ), v );
 }
 
-/// Exponential map: the unit quaternion of a rotation by the rotation vector `theta`
-/// (axis times angle, radians). Exact for any angle; a Taylor series keeps tiny angles accurate.
+/// Exponential map: the unit quaternion of a rotation by the rotation vector `theta` (axis times
+/// angle, radians). Exact to rounding for any angle. Below half a radian, the Taylor series of
+/// sin and cos of the half angle (truncated past the 1e-20 level) replaces the two libm calls:
+/// the integrator calls this several times per body and step.
 CN_INLINE cnQuat cnQuatExp( cnVec3 theta )
 {
-    double angle = cnLength( theta );
-    double half = 0.5 * angle;
-    // sin(half) / angle, which tends to 1/2 as the angle goes to zero
-    double k = angle > 1e-4 ? sin( half ) / angle : 0.5 - angle * angle / 48.0;
-    cnQuat q = { k * theta.x, k * theta.y, k * theta.z, cos( half ) };
+    double angle2 = cnDot( theta, theta );
+    double k, c;
+    if ( angle2 < 0.25 )
+    {
+        // h = angle / 2; k = sin(h) / angle = (1/2) sin(h) / h; c = cos(h); series in h^2
+        double h2 = 0.25 * angle2;
+        k = 0.5 *
+            ( 1.0 + h2 * ( -1.0 / 6.0 +
+                           h2 * ( 1.0 / 120.0 + h2 * ( -1.0 / 5040.0 +
+                                                       h2 * ( 1.0 / 362880.0 +
+                                                              h2 * ( -1.0 / 39916800.0 +
+                                                                     h2 * ( 1.0 / 6227020800.0 ) ) ) ) ) ) );
+        c = 1.0 + h2 * ( -0.5 + h2 * ( 1.0 / 24.0 +
+                                       h2 * ( -1.0 / 720.0 +
+                                              h2 * ( 1.0 / 40320.0 +
+                                                     h2 * ( -1.0 / 3628800.0 +
+                                                            h2 * ( 1.0 / 479001600.0 +
+                                                                   h2 * ( -1.0 / 87178291200.0 ) ) ) ) ) ) );
+    }
+    else
+    {
+        double angle = sqrt( angle2 );
+        k = sin( 0.5 * angle ) / angle;
+        c = cos( 0.5 * angle );
+    }
+    cnQuat q = { k * theta.x, k * theta.y, k * theta.z, c };
     return q;
 }
 
