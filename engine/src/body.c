@@ -8,8 +8,13 @@
 
 // component store --------------------------------------------------------------------------------
 
-static bool cnBodyStore_Grow( cnBodyStore* store, const cnAllocator* allocator, int capacity )
+bool cnBodyStore_Reserve( cnBodyStore* store, const cnAllocator* allocator, int capacity )
 {
+    if ( capacity <= store->capacity )
+    {
+        return true;
+    }
+
     // allocate every new array first, so a failure leaves the store as it was
     cnBodyStore grown = *store;
     bool ok = true;
@@ -47,7 +52,7 @@ int cnBodyStore_AddRow( cnBodyStore* store, const cnAllocator* allocator )
     if ( store->count == store->capacity )
     {
         int capacity = store->capacity > 0 ? store->capacity + store->capacity / 2 : 16;
-        if ( cnBodyStore_Grow( store, allocator, capacity ) == false )
+        if ( cnBodyStore_Reserve( store, allocator, capacity ) == false )
         {
             return CN_NULL_INDEX;
         }

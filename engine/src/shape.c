@@ -8,7 +8,6 @@
 
 #include <string.h>
 
-
 // lookup ----------------------------------------------------------------------------------------
 
 static cnWorld* cnGetShapeWorld( cnShapeId shapeId, cnShape** shape )

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cairn/status.h"
+
 #include "cairn/types.h"
 
 #include <stddef.h>
@@ -41,8 +42,8 @@ const char* cnStepWarningName( uint32_t bit )
 {
     switch ( bit )
     {
-#define CN_STEP_WARNING_CASE( name, index, text )                                                          \
-    case 1u << ( index ):                                                                                  \
+#define CN_STEP_WARNING_CASE( name, index, text )                                                            \
+    case 1u << ( index ):                                                                                    \
         return text;
         CN_STEP_WARNING_LIST( CN_STEP_WARNING_CASE )
 #undef CN_STEP_WARNING_CASE

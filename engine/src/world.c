@@ -183,12 +183,16 @@ cnWorldId cnCreateWorld( const cnWorldDef* def )
     cnCreateArena( &world->arena, &world->allocator, 0 );
     memcpy( world->report.solverName, def->solver.name, sizeof( world->report.solverName ) );
 
-    // early capacity, from the hint
+    // early capacity, from the hint; failing here only means growing later
     if ( def->bodyCapacity > 0 )
     {
-        int capacity = def->bodyCapacity;
-        world->slots = cnAllocArray( &world->allocator, (size_t)capacity, sizeof( cnBodySlot ) );
-        world->slotCapacity = world->slots != NULL ? capacity : 0;
+        void* slots = NULL;
+        if ( cnReserve( &world->allocator, &slots, &world->slotCapacity, def->bodyCapacity, 16,
+                        sizeof( cnBodySlot ) ) )
+        {
+            world->slots = slots;
+        }
+        cnBodyStore_Reserve( &world->bodies, &world->allocator, def->bodyCapacity );
     }
 
     return cnMakeWorldId( world );

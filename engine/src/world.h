@@ -157,7 +157,8 @@ void cnLogWorld( const cnWorld* world, cnLogLevel level, cnStatus status, const 
 #endif
     ;
 
-// body store rows
+// body store rows; Reserve grows the arrays to `capacity` rows (false: out of memory, unchanged)
+bool cnBodyStore_Reserve( cnBodyStore* store, const cnAllocator* allocator, int capacity );
 int cnBodyStore_AddRow( cnBodyStore* store, const cnAllocator* allocator );
 int cnBodyStore_RemoveRow( cnBodyStore* store, int row );
 void cnBodyStore_Destroy( cnBodyStore* store, const cnAllocator* allocator );
