@@ -492,7 +492,8 @@ cnStatus cnWorld_RemoveSystem( cnWorldId worldId, const char* name )
     return cn_statusOk;
 }
 
-// run the systems registered for a stage, in registration order
+// run the systems registered for a stage, in registration order; a system cannot destroy its
+// own world (cnDestroyWorld refuses while stepping), so the world outlives the calls
 static void cnRunSystems( cnWorld* world, cnStage stage, double timeStep )
 {
     cnWorldId worldId = cnMakeWorldId( world );
@@ -508,10 +509,6 @@ static void cnRunSystems( cnWorld* world, cnStage stage, double timeStep )
         world->locked = false;
         system.fcn( worldId, &view, timeStep, system.context );
         world->locked = true;
-        if ( cnGetWorld( worldId ) != world )
-        {
-            return;
-        }
     }
 }
 
@@ -558,10 +555,6 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     cnApplyGravity( world );
     cnRunSystems( world, cn_stageForces, timeStep );
     uint64_t systemTicks = cnGetTicks() - ticks;
-    if ( cnGetWorld( worldId ) != world )
-    {
-        return cn_statusInvalidId;
-    }
 
     // 2 predict velocities
     ticks = cnGetTicks();
@@ -599,10 +592,6 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     ticks = cnGetTicks();
     cnRunSystems( world, cn_stageEnd, timeStep );
     systemTicks += cnGetTicks() - ticks;
-    if ( cnGetWorld( worldId ) != world )
-    {
-        return cn_statusInvalidId;
-    }
 
     if ( report->nonFiniteCount > 0 )
     {
