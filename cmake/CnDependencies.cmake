@@ -6,6 +6,17 @@ find_package(PkgConfig REQUIRED)
 # the C math library, where it is separate
 find_library(CN_LIBM m)
 
+# libccd (GJK, EPA, MPR): a CMake package with target `ccd`; ccd.pc as fallback.
+# Debian's build is double precision (CCD_DOUBLE), which the engine relies on.
+find_package(ccd CONFIG QUIET)
+if(TARGET ccd)
+    add_library(cn::ccd INTERFACE IMPORTED)
+    target_link_libraries(cn::ccd INTERFACE ccd)
+else()
+    pkg_check_modules(CCD REQUIRED IMPORTED_TARGET ccd)
+    add_library(cn::ccd ALIAS PkgConfig::CCD)
+endif()
+
 if(CN_BUILD_SCENE)
     # cJSON: a CMake package with target `cjson`; libcjson.pc as fallback
     find_package(cJSON CONFIG QUIET)

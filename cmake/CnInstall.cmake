@@ -28,10 +28,10 @@ install(FILES ${PROJECT_BINARY_DIR}/cairnConfig.cmake ${PROJECT_BINARY_DIR}/cair
 # the libraries are static, so what they link privately goes into Libs and Requires
 if(CN_BUILD_SCENE)
     set(CN_PC_LIBS "-lcairn_scene -lcairn")
-    set(CN_PC_REQUIRES "libcjson")
+    set(CN_PC_REQUIRES "ccd libcjson")
 else()
     set(CN_PC_LIBS "-lcairn")
-    set(CN_PC_REQUIRES "")
+    set(CN_PC_REQUIRES "ccd")
 endif()
 
 # relocatable: the prefix is found from where the .pc file lies (LIBDIR/pkgconfig)

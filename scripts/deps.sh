@@ -3,7 +3,7 @@
 # Runs apt-get as root, or through sudo for a normal user.
 set -euo pipefail
 
-packages="build-essential cmake pkg-config libcjson-dev check"
+packages="build-essential cmake pkg-config libccd-dev libcjson-dev check"
 
 missing=""
 for package in $packages; do
