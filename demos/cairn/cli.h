@@ -23,6 +23,10 @@ enum
 int RunCommand( int argc, char** argv );
 void PrintRunUsage( FILE* stream );
 
+/// `cairn contacts`: argv[0] is "contacts".
+int ContactsCommand( int argc, char** argv );
+void PrintContactsUsage( FILE* stream );
+
 /// Seconds on the monotonic clock, and process CPU seconds (all threads).
 double WallSeconds( void );
 double CpuSeconds( void );

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// cairn: run a scene headless (docs/cli.md). Later: contacts, lcp, solvers.
+// cairn: run a scene headless, list its contacts (docs/cli.md). Later: lcp, solvers.
 #include "cli.h"
 
 #include <string.h>
@@ -10,7 +10,7 @@ static void PrintUsage( FILE* stream )
                      "\n"
                      "commands:\n"
                      "  run SCENE.json    step a scene headless; report timings and the final state\n"
-                     "  contacts          (not available yet in this build)\n"
+                     "  contacts SCENE.json  list the contacts of a scene as loaded, without stepping\n"
                      "  lcp               (not available yet in this build)\n"
                      "  solvers           (not available yet in this build)\n"
                      "\n"
@@ -41,8 +41,11 @@ int main( int argc, char** argv )
     {
         return RunCommand( argc - 1, argv + 1 );
     }
-    if ( strcmp( command, "contacts" ) == 0 || strcmp( command, "lcp" ) == 0 ||
-         strcmp( command, "solvers" ) == 0 )
+    if ( strcmp( command, "contacts" ) == 0 )
+    {
+        return ContactsCommand( argc - 1, argv + 1 );
+    }
+    if ( strcmp( command, "lcp" ) == 0 || strcmp( command, "solvers" ) == 0 )
     {
         fprintf( stderr, "cairn: '%s' is not available yet in this build\n", command );
         return exitUsage;

@@ -56,7 +56,7 @@ static cJSON* MakeNumber( double value )
     return cJSON_CreateRaw( text );
 }
 
-static bool AddNumber( cJSON* object, const char* key, double value )
+bool AddNumber( cJSON* object, const char* key, double value )
 {
     cJSON* item = MakeNumber( value );
     return item != NULL && cJSON_AddItemToObject( object, key, item );
@@ -80,7 +80,7 @@ static bool AddArray( cJSON* object, const char* key, const double* values, int 
     return true;
 }
 
-static bool AddVec3( cJSON* object, const char* key, cnVec3 v )
+bool AddVec3( cJSON* object, const char* key, cnVec3 v )
 {
     double values[3] = { v.x, v.y, v.z };
     return AddArray( object, key, values, 3 );
@@ -211,11 +211,9 @@ static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
     return report;
 }
 
-bool WriteReport( const char* path, const RunResult* result, cnWorldId worldId, char* message, int size )
+bool WriteJson( const char* path, cJSON* root, char* message, int size )
 {
-    cJSON* report = BuildReport( result, worldId );
-    char* text = report != NULL ? cJSON_Print( report ) : NULL;
-    cJSON_Delete( report );
+    char* text = root != NULL ? cJSON_Print( root ) : NULL;
     if ( text == NULL )
     {
         snprintf( message, (size_t)size, "out of memory while building the report" );
@@ -237,5 +235,13 @@ bool WriteReport( const char* path, const RunResult* result, cnWorldId worldId, 
     {
         snprintf( message, (size_t)size, "cannot write %s", path );
     }
+    return ok;
+}
+
+bool WriteReport( const char* path, const RunResult* result, cnWorldId worldId, char* message, int size )
+{
+    cJSON* report = BuildReport( result, worldId );
+    bool ok = WriteJson( path, report, message, size );
+    cJSON_Delete( report );
     return ok;
 }

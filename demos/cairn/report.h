@@ -6,6 +6,8 @@
 #include "cairn/cairn.h"
 #include "cairn/scene.h"
 
+#include <cjson/cJSON.h>
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -53,3 +55,10 @@ int StepWarningNames( uint32_t flags, const char** names, int capacity );
 
 /// Write the report of a finished run of `worldId`. On failure writes a reason to `message`.
 bool WriteReport( const char* path, const RunResult* result, cnWorldId worldId, char* message, int size );
+
+/// Add a number that reads back exactly (NaN and infinity become null). False when out of memory.
+bool AddNumber( cJSON* object, const char* key, double value );
+/// Add [x, y, z].
+bool AddVec3( cJSON* object, const char* key, cnVec3 v );
+/// Write a JSON document to a file. On failure writes a reason to `message`.
+bool WriteJson( const char* path, cJSON* root, char* message, int size );

@@ -301,17 +301,17 @@ static bool WriteTraceHeader( FILE* trace )
 {
     return fputs(
                "step,time,contacts,iterations,residual,kinetic_energy,max_penetration,systems_ms,predict_ms,"
-               "integrate_ms,step_ms\n",
+               "collide_ms,integrate_ms,step_ms\n",
                trace ) >= 0;
 }
 
 static bool WriteTraceRow( FILE* trace, const cnStepReport* report )
 {
-    return fprintf( trace, "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g\n",
+    return fprintf( trace, "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
                     (long long)report->stepIndex, report->time, report->contactCount,
                     report->solverIterations, report->solverResidual, report->kineticEnergy,
-                    report->maxPenetration, report->systemsMs, report->predictMs, report->integrateMs,
-                    report->stepMs ) > 0;
+                    report->maxPenetration, report->systemsMs, report->predictMs, report->collideMs,
+                    report->integrateMs, report->stepMs ) > 0;
 }
 
 // Fold the buffered step reports into the totals. `firstStep` is the 1-based number of buffer[0].

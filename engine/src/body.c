@@ -463,6 +463,7 @@ cnStatus cnBody_SetTransform( cnBodyId bodyId, cnVec3 position, cnQuat orientati
     b->transform[row].p = position;
     b->transform[row].q = cnNormalizeQuat( orientation );
     b->center[row] = cnTransformPoint( b->transform[row], b->localCenter[row] );
+    cnMoveBodyProxies( world, row, cn_vec3Zero );
     return cn_statusOk;
 }
 

@@ -193,6 +193,7 @@ static void cnFreeShapeData( cnWorld* world, cnShape* shape )
 static void cnReleaseShapeSlot( cnWorld* world, int index )
 {
     cnShape* shape = world->shapes + index;
+    cnDestroyShapeProxy( world, index );
     cnFreeShapeData( world, shape );
     shape->bodySlot = CN_NULL_INDEX;
     shape->generation = (uint16_t)( shape->generation + 1 );
@@ -367,11 +368,21 @@ cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometr
 
     int bodySlot = bodyId.index1 - 1;
     shape->bodySlot = bodySlot;
+    shape->proxyKey = CN_NULL_INDEX;
     shape->localPose = localDef.localPose;
     shape->material = def->material;
     shape->categoryBits = def->categoryBits;
     shape->maskBits = def->maskBits;
     shape->userData = def->userData;
+    if ( cnCreateShapeProxy( world, index ) == false )
+    {
+        cnFreeShapeData( world, shape );
+        shape->bodySlot = CN_NULL_INDEX;
+        shape->next = world->freeShape;
+        world->freeShape = index;
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory, "cnCreateShape: out of memory" );
+        return cn_nullShapeId;
+    }
     shape->next = world->bodies.headShape[row];
     world->bodies.headShape[row] = index;
     world->bodies.shapeCount[row] += 1;
@@ -528,7 +539,9 @@ cnStatus cnShape_SetGeometry( cnShapeId shapeId, const cnGeometry* geometry )
     }
     cnFreeShapeData( world, shape );
     *shape = updated;
-    cnUpdateBodyMass( world, cnShapeRow( world, shape ) );
+    int row = cnShapeRow( world, shape );
+    cnUpdateBodyMass( world, row );
+    cnMoveBodyProxies( world, row, cn_vec3Zero );
     return cn_statusOk;
 }
 

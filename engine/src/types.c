@@ -13,6 +13,8 @@ cnWorldDef cnDefaultWorldDef( void )
     def.dynamics = cn_dynamicsInertial;
     def.viscosity = 1.0;
     def.timeStep = 1.0 / 60.0;
+    def.contactMargin = 0.02;
+    def.aabbMargin = 0.1;
     def.enableSleep = false;
     memcpy( def.solver.name, "pgs", 4 );
     def.solver.iterations = 10;
@@ -60,4 +62,12 @@ cnSystemDef cnDefaultSystemDef( void )
     def.stage = cn_stageForces;
     def.internalValue = CN_SECRET_COOKIE;
     return def;
+}
+
+const char* cnShapeTypeName( cnShapeType type )
+{
+    static const char* const names[cn_shapeTypeCount] = {
+        "sphere", "box", "capsule", "cylinder", "ellipsoid", "torus", "convex", "plane",
+    };
+    return (int)type >= 0 && type < cn_shapeTypeCount ? names[type] : "unknown";
 }

@@ -119,6 +119,13 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
                   "world def: solver settings need a name, iterations > 0 and tolerance >= 0" );
         return false;
     }
+    if ( !( isfinite( def->contactMargin ) && def->contactMargin >= 0.0 ) ||
+         !( isfinite( def->aabbMargin ) && def->aabbMargin >= 0.0 ) )
+    {
+        cnFormat( message, size, "world def: contactMargin and aabbMargin must be numbers >= 0, got %g and %g",
+                  def->contactMargin, def->aabbMargin );
+        return false;
+    }
     if ( ( def->allocator.allocFcn == NULL ) != ( def->allocator.freeFcn == NULL ) )
     {
         cnFormat( message, size, "world def: allocator needs both allocFcn and freeFcn, or neither" );
@@ -181,6 +188,7 @@ cnWorldId cnCreateWorld( const cnWorldDef* def )
     world->freeSlot = CN_NULL_INDEX;
     world->freeShape = CN_NULL_INDEX;
     cnCreateArena( &world->arena, &world->allocator, 0 );
+    cnCreateContactSet( world );
     memcpy( world->report.solverName, def->solver.name, sizeof( world->report.solverName ) );
 
     // early capacity, from the hint; failing here only means growing later
@@ -218,6 +226,7 @@ cnStatus cnDestroyWorld( cnWorldId worldId )
         cnFree( &world->allocator, world->bodies.name[row],
                 world->bodies.name[row] != NULL ? strlen( world->bodies.name[row] ) + 1 : 0 );
     }
+    cnDestroyContactSet( world );
     cnDestroyNames( world );
     cnBodyStore_Destroy( &world->bodies, &world->allocator );
     cnFree( &world->allocator, world->slots, (size_t)world->slotCapacity * sizeof( cnBodySlot ) );
@@ -571,7 +580,23 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
         return cn_statusOutOfMemory;
     }
 
-    // 3-6 broadphase, narrowphase, assembly and the solve come with the collision and solver layers
+    // 3-4 broadphase and narrowphase at the current poses: the contact cache and its events
+    ticks = cnGetTicks();
+    cnStatus collided = cnUpdateContacts( world, timeStep );
+    report->collideMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
+    if ( collided != cn_statusOk )
+    {
+        // nothing moved yet: put the velocities back, so the failed step leaves no trace
+        int n = world->bodies.count;
+        memcpy( world->bodies.linearVelocity, scratch.savedLinear, (size_t)n * sizeof( cnVec3 ) );
+        memcpy( world->bodies.angularVelocity, scratch.savedAngular, (size_t)n * sizeof( cnVec3 ) );
+        world->locked = false;
+        world->stepping = false;
+        cnLogWorld( world, cn_logError, collided, "cnWorld_Step: collision: %s", cnStatusString( collided ) );
+        return collided;
+    }
+
+    // 5-6 assembly and the solve come with the solver layer
 
     // 7 integrate positions and orientations
     ticks = cnGetTicks();

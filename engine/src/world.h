@@ -11,6 +11,7 @@
 // move and free cannot fall out of step when a component is added.
 
 #include "arena.h"
+#include "contact.h"
 
 #include "cairn/cairn.h"
 
@@ -90,6 +91,7 @@ typedef struct cnShape
     uint32_t maskBits;
     void* userData;
     cnMassData mass; // body frame
+    int proxyKey;    // broadphase proxy
 } cnShape;
 
 typedef struct cnSystem
@@ -137,6 +139,8 @@ typedef struct cnWorld
     int systemCapacity;
 
     cnArena arena;
+
+    cnContactSet contacts;
 
     cnStepReport report;
     int64_t stepIndex;

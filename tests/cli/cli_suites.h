@@ -8,3 +8,4 @@
 Suite* cntCliArgsSuite( void );
 Suite* cntCliRunSuite( void );
 Suite* cntCliProgressSuite( void );
+Suite* cntCliContactsSuite( void );

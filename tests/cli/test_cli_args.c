@@ -46,7 +46,7 @@ static const cntBadArgs cnt_badArgs[] = {
     { "run a.json b.json", false, "more than one scene file: 'a.json' and 'b.json'" },
     { "", false, "usage: cairn" },
     { "frobnicate", false, "unknown command 'frobnicate'" },
-    { "contacts x.json", false, "'contacts' is not available yet in this build" },
+    { "lcp x.json", false, "'lcp' is not available yet in this build" },
     { "lcp x.txt", false, "'lcp' is not available yet in this build" },
     { "solvers", false, "'solvers' is not available yet in this build" },
 };

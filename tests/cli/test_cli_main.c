@@ -9,6 +9,7 @@ int main( void )
         cntCliArgsSuite,
         cntCliRunSuite,
         cntCliProgressSuite,
+        cntCliContactsSuite,
     };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

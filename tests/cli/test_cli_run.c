@@ -358,7 +358,7 @@ START_TEST( trace_has_one_row_per_step )
     ck_assert_int_eq( cntCountLines( text ), 1 + 57 );
 
     const char* header = "step,time,contacts,iterations,residual,kinetic_energy,max_penetration,systems_ms,"
-                         "predict_ms,integrate_ms,step_ms\n";
+                         "predict_ms,collide_ms,integrate_ms,step_ms\n";
     ck_assert_msg( strncmp( text, header, strlen( header ) ) == 0, "header: %.200s", text );
 
     const char* line = text + strlen( header );
@@ -369,11 +369,11 @@ START_TEST( trace_has_one_row_per_step )
         double time = 0.0;
         int contacts = 0;
         int iterations = 0;
-        double rest[7] = { 0 };
+        double rest[8] = { 0 };
         int fields =
-            sscanf( line, "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &step, &time, &contacts, &iterations,
-                    rest + 0, rest + 1, rest + 2, rest + 3, rest + 4, rest + 5, rest + 6 );
-        ck_assert_msg( fields == 11, "row %d has %d fields: %.200s", row, fields, line );
+            sscanf( line, "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &step, &time, &contacts, &iterations,
+                    rest + 0, rest + 1, rest + 2, rest + 3, rest + 4, rest + 5, rest + 6, rest + 7 );
+        ck_assert_msg( fields == 12, "row %d has %d fields: %.200s", row, fields, line );
         ck_assert_int_eq( step, row );
         ck_assert_msg( time > previousTime, "row %d: time %.17g after %.17g", row, time, previousTime );
         CNT_ASSERT_REL( time, row * FREE_FALL_DT, 1e-12 );

@@ -32,8 +32,8 @@ CN_API cnStatus cnDestroyWorld( cnWorldId worldId );
 CN_API bool cnWorld_IsValid( cnWorldId worldId );
 
 /// Advance the world by `timeStep` seconds (> 0, finite). Runs the pipeline: systems at
-/// cn_stageBegin, gravity, systems at cn_stageForces, predict, (collision and solve with the
-/// later layers), integrate, systems at cn_stageEnd. cn_statusWorldLocked when called from a
+/// cn_stageBegin, gravity, systems at cn_stageForces, predict, collision (contacts are found and
+/// reported; the solver layer that acts on them comes next), integrate, systems at cn_stageEnd. cn_statusWorldLocked when called from a
 /// system of the same world.
 CN_API cnStatus cnWorld_Step( cnWorldId worldId, double timeStep );
 
@@ -73,6 +73,21 @@ CN_API cnStatus cnWorld_RemoveSystem( cnWorldId worldId, const char* name );
 
 /// Find a body by the name it was created with. Null id when there is none.
 CN_API cnBodyId cnWorld_FindBody( cnWorldId worldId, const char* name );
+
+/// Run the broadphase and the narrowphase at the current poses without stepping (what
+/// cairn contacts does), refreshing the contacts and their events. cnWorld_Step does the same
+/// every step after predicting velocities.
+CN_API cnStatus cnWorld_UpdateContacts( cnWorldId worldId );
+
+/// Number of contacts that have at least one point.
+CN_API int cnWorld_GetContactCount( cnWorldId worldId );
+
+/// Copy up to `capacity` contacts that have points into `contacts`, ordered by shape pair.
+/// Returns the number of such contacts (which may exceed capacity).
+CN_API int cnWorld_GetContacts( cnWorldId worldId, cnContactData* contacts, int capacity );
+
+/// Contacts that began or ended in the last update. Zero for an invalid id.
+CN_API cnContactEvents cnWorld_GetContactEvents( cnWorldId worldId );
 
 /// Bytes the world's allocator currently holds for this world.
 CN_API size_t cnWorld_GetByteCount( cnWorldId worldId );

@@ -67,6 +67,12 @@ typedef struct cnWorldDef
     double viscosity;
     /// Default time step for tools that step a world on their own (cairn run), s. Default 1/60.
     double timeStep;
+    /// Speculative contact distance, m: shapes closer than this get contact points (with a
+    /// positive separation) so that resting contacts do not flicker. Default 0.02.
+    double contactMargin;
+    /// Fattening of broadphase boxes, m: a moving shape is re-inserted only when it leaves its
+    /// fat box. Default 0.1.
+    double aabbMargin;
     /// Sleeping of resting islands. Recorded; islands and sleep arrive with the solver layer.
     bool enableSleep;
     /// Solver settings. Default "pgs", 10 iterations, tolerance 1e-6.
@@ -241,7 +247,9 @@ typedef struct cnMassData
 #define CN_STEP_WARNING_LIST( X )                                                                          \
     X( cn_warnNonFiniteState,     0, "nonfinite_state" )     /* a body's state went NaN/inf; put back */   \
     X( cn_warnSolverNotConverged, 1, "solver_not_converged" ) /* the solver hit its iteration limit */      \
-    X( cn_warnContactCapacity,    2, "contact_capacity" )    /* contacts were dropped */
+    X( cn_warnContactCapacity,    2, "contact_capacity" )    /* contacts were dropped */              \
+    X( cn_warnUnsupportedPair,    3, "unsupported_pair" )    /* shapes overlap with no pair function */ \
+    X( cn_warnNonFiniteContact,   4, "nonfinite_contact" )   /* a pair function gave NaN; dropped */
 // clang-format on
 
 /// Warnings raised during one step (bit field).
@@ -281,9 +289,12 @@ typedef struct cnStepReport
     /// Bodies by type.
     int bodyCount;
     int dynamicCount;
-    /// Contact points and the deepest penetration, m (0 until collision exists).
+    /// Contact manifolds with at least one point, their points, and the deepest penetration, m.
+    int manifoldCount;
     int contactCount;
     double maxPenetration;
+    /// Shape pairs whose bounding boxes overlap (narrowphase candidates).
+    int pairCount;
     /// Solver name, iterations and merit residual (0 until the solver layer exists).
     char solverName[32];
     int solverIterations;
@@ -292,9 +303,11 @@ typedef struct cnStepReport
     int nonFiniteCount;
     /// Kinetic energy of the dynamic bodies after the step, J.
     double kineticEnergy;
-    /// Wall time per pipeline part, ms: systems, predict, integrate, and the whole step.
+    /// Wall time per pipeline part, ms: systems, predict, collision (broad and narrow phase),
+    /// integrate, and the whole step.
     double systemsMs;
     double predictMs;
+    double collideMs;
     double integrateMs;
     double stepMs;
 } cnStepReport;
@@ -342,6 +355,54 @@ typedef struct cnBodyState
     cnMassData mass; ///< body frame; the centre is the local centre of mass
     int shapeCount;
 } cnBodyState;
+
+/// Largest number of points of one contact manifold.
+#define CN_MAX_CONTACT_POINTS 4
+
+/// One point of a contact.
+typedef struct cnContactPoint
+{
+    /// World position, midway between the two surfaces, m.
+    cnVec3 point;
+    /// Distance between the surfaces along the normal, m; negative is penetration.
+    double separation;
+    /// Feature key: stays the same while the same features of the two shapes touch.
+    uint32_t id;
+    /// Impulse kept for warm starting, N s (0 until the solver layer exists).
+    double normalImpulse;
+} cnContactPoint;
+
+/// A contact between two shapes: a manifold of up to four points sharing one normal.
+typedef struct cnContactData
+{
+    cnShapeId shapeA;
+    cnShapeId shapeB;
+    cnBodyId bodyA;
+    cnBodyId bodyB;
+    /// Unit normal pointing from shape A to shape B.
+    cnVec3 normal;
+    int pointCount;
+    cnContactPoint points[CN_MAX_CONTACT_POINTS];
+} cnContactData;
+
+/// Two shapes that started or stopped touching (having contact points) in the last update.
+typedef struct cnContactEvent
+{
+    cnShapeId shapeA;
+    cnShapeId shapeB;
+} cnContactEvent;
+
+/// The events of the last step (or cnWorld_UpdateContacts). Transient: valid until the next one.
+typedef struct cnContactEvents
+{
+    const cnContactEvent* beginEvents; ///< (beginCount)
+    int beginCount;
+    const cnContactEvent* endEvents; ///< (endCount)
+    int endCount;
+} cnContactEvents;
+
+/// The scene file's name of a shape type ("sphere", ..., "convex", "plane"). Never NULL.
+CN_API const char* cnShapeTypeName( cnShapeType type );
 
 CN_API cnWorldDef cnDefaultWorldDef( void );
 CN_API cnBodyDef cnDefaultBodyDef( void );

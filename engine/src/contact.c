@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+// Contacts: shape proxies in the broadphase, the contact cache and its events. See contact.h.
+
+#include "contact.h"
+
+#include "ccd_support.h"
+#include "core.h"
+#include "narrow_phase.h"
+#include "world.h"
+
+#include <string.h>
+
+void cnCreateContactSet( cnWorld* world )
+{
+    cnContactSet* set = &world->contacts;
+    memset( set, 0, sizeof( *set ) );
+    cnCreateBroadPhase( &set->broadPhase, &world->allocator );
+    cnBroadPhase_SetMargin( &set->broadPhase, world->def.aabbMargin );
+}
+
+void cnDestroyContactSet( cnWorld* world )
+{
+    cnContactSet* set = &world->contacts;
+    const cnAllocator* allocator = &world->allocator;
+    cnBroadPhase_FreePairArray( &set->broadPhase, &set->pairs, &set->pairCapacity );
+    cnDestroyBroadPhase( &set->broadPhase );
+    cnFree( allocator, set->contacts, (size_t)set->capacity * sizeof( cnContact ) );
+    cnFree( allocator, set->spare, (size_t)set->spareCapacity * sizeof( cnContact ) );
+    cnFree( allocator, set->beginEvents, (size_t)set->beginCapacity * sizeof( cnContactEvent ) );
+    cnFree( allocator, set->endEvents, (size_t)set->endCapacity * sizeof( cnContactEvent ) );
+    memset( set, 0, sizeof( *set ) );
+}
+
+// proxies ---------------------------------------------------------------------------------------
+
+cnCollisionShape cnPlaceShape( const cnWorld* world, int shapeIndex )
+{
+    const cnShape* shape = world->shapes + shapeIndex;
+    int row = world->slots[shape->bodySlot].row;
+    cnCollisionShape placed;
+    placed.geometry = &shape->geometry;
+    placed.hull = shape->hull;
+    placed.transform = cnMulTransforms( world->bodies.transform[row], shape->localPose );
+    return placed;
+}
+
+static cnProxyKind cnProxyKindOf( cnBodyType type )
+{
+    return type == cn_staticBody      ? cn_proxyStatic
+           : type == cn_kinematicBody ? cn_proxyKinematic
+                                      : cn_proxyDynamic;
+}
+
+bool cnCreateShapeProxy( cnWorld* world, int shapeIndex )
+{
+    cnShape* shape = world->shapes + shapeIndex;
+    int row = world->slots[shape->bodySlot].row;
+    cnCollisionShape placed = cnPlaceShape( world, shapeIndex );
+    cnProxyDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.aabb = cnComputeAABB( &placed );
+    def.kind = cnProxyKindOf( world->bodies.type[row] );
+    def.shapeIndex = shapeIndex;
+    def.bodyKey = shape->bodySlot;
+    def.categoryBits = shape->categoryBits;
+    def.maskBits = shape->maskBits;
+    shape->proxyKey = cnBroadPhase_CreateProxy( &world->contacts.broadPhase, &def );
+    return shape->proxyKey != CN_NULL_INDEX;
+}
+
+void cnDestroyShapeProxy( cnWorld* world, int shapeIndex )
+{
+    cnShape* shape = world->shapes + shapeIndex;
+    if ( shape->proxyKey != CN_NULL_INDEX )
+    {
+        cnBroadPhase_DestroyProxy( &world->contacts.broadPhase, shape->proxyKey );
+        shape->proxyKey = CN_NULL_INDEX;
+    }
+}
+
+void cnMoveBodyProxies( cnWorld* world, int row, cnVec3 displacement )
+{
+    for ( int index = world->bodies.headShape[row]; index != CN_NULL_INDEX;
+          index = world->shapes[index].next )
+    {
+        cnCollisionShape placed = cnPlaceShape( world, index );
+        cnBroadPhase_MoveProxyPredicted( &world->contacts.broadPhase, world->shapes[index].proxyKey,
+                                         cnComputeAABB( &placed ), displacement );
+    }
+}
+
+// the update ------------------------------------------------------------------------------------
+
+static cnShapeId cnShapeIdOf( const cnWorld* world, int shapeIndex, uint16_t generation )
+{
+    cnShapeId id = { shapeIndex + 1, world->slot, generation };
+    return id;
+}
+
+static bool cnPushEvent( cnWorld* world, cnContactEvent** events, int* count, int* capacity,
+                         cnContactEvent event )
+{
+    void* block = *events;
+    if ( cnReserve( &world->allocator, &block, capacity, *count + 1, 64, sizeof( cnContactEvent ) ) == false )
+    {
+        return false;
+    }
+    *events = block;
+    ( *events )[*count] = event;
+    *count += 1;
+    return true;
+}
+
+// a contact whose shapes are still the ones it was made for
+static bool cnContactIsCurrent( const cnWorld* world, const cnContact* contact )
+{
+    const cnShape* a = world->shapes + contact->shapeA;
+    const cnShape* b = world->shapes + contact->shapeB;
+    return a->bodySlot != CN_NULL_INDEX && b->bodySlot != CN_NULL_INDEX &&
+           a->generation == contact->generationA && b->generation == contact->generationB;
+}
+
+static int cnComparePair( int a0, int b0, int a1, int b1 )
+{
+    if ( a0 != a1 )
+    {
+        return a0 < a1 ? -1 : 1;
+    }
+    return b0 < b1 ? -1 : b0 > b1 ? 1 : 0;
+}
+
+// carry warm-start impulses from the old points to the new ones with the same feature id
+static void cnMatchImpulses( cnContact* contact, const cnManifold* old, const double* oldNormal,
+                             double ( *oldTangent )[2] )
+{
+    for ( int i = 0; i < contact->manifold.pointCount; ++i )
+    {
+        contact->normalImpulse[i] = 0.0;
+        contact->tangentImpulse[i][0] = 0.0;
+        contact->tangentImpulse[i][1] = 0.0;
+        for ( int j = 0; j < old->pointCount; ++j )
+        {
+            if ( old->points[j].id == contact->manifold.points[i].id )
+            {
+                contact->normalImpulse[i] = oldNormal[j];
+                contact->tangentImpulse[i][0] = oldTangent[j][0];
+                contact->tangentImpulse[i][1] = oldTangent[j][1];
+                break;
+            }
+        }
+    }
+}
+
+cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
+{
+    cnContactSet* set = &world->contacts;
+    cnBodyStore* b = &world->bodies;
+    cnStepReport* report = &world->report;
+    set->beginCount = 0;
+    set->endCount = 0;
+
+    // 3 broadphase: moving shapes to their current boxes; a box that must be re-inserted is
+    // stretched along the motion expected over the next step
+    for ( int row = 0; row < b->count; ++row )
+    {
+        if ( b->type[row] != cn_staticBody )
+        {
+            cnMoveBodyProxies( world, row, cnScale( timeStep, b->linearVelocity[row] ) );
+        }
+    }
+    int pairCount = cnBroadPhase_UpdatePairs( &set->broadPhase, &set->pairs, &set->pairCapacity );
+    if ( pairCount < 0 )
+    {
+        return cn_statusOutOfMemory;
+    }
+    report->pairCount = pairCount;
+
+    // merge the sorted pair list with the sorted contacts into the spare list
+    void* spare = set->spare;
+    if ( cnReserve( &world->allocator, &spare, &set->spareCapacity, pairCount, 64, sizeof( cnContact ) ) ==
+         false )
+    {
+        return cn_statusOutOfMemory;
+    }
+    set->spare = spare;
+
+    int next = 0;
+    int old = 0;
+    for ( int p = 0; p < pairCount || old < set->count; )
+    {
+        const cnContact* existing = old < set->count ? set->contacts + old : NULL;
+        int order = 1;
+        if ( existing != NULL && p < pairCount )
+        {
+            order = cnComparePair( existing->shapeA, existing->shapeB, set->pairs[p].shapeA,
+                                   set->pairs[p].shapeB );
+        }
+        else if ( existing == NULL )
+        {
+            order = 1;
+        }
+        else
+        {
+            order = -1;
+        }
+
+        if ( order < 0 || ( order == 0 && cnContactIsCurrent( world, existing ) == false ) )
+        {
+            // the pair is gone (or its shapes are not the same any more): the contact ends
+            if ( existing->flags & cn_contactTouching )
+            {
+                cnContactEvent event = { cnShapeIdOf( world, existing->shapeA, existing->generationA ),
+                                         cnShapeIdOf( world, existing->shapeB, existing->generationB ) };
+                cnPushEvent( world, &set->endEvents, &set->endCount, &set->endCapacity, event );
+            }
+            old += 1;
+            if ( order < 0 )
+            {
+                continue;
+            }
+        }
+
+        cnContact* contact = set->spare + next;
+        if ( order == 0 && cnContactIsCurrent( world, existing ) )
+        {
+            *contact = *existing;
+            old += 1;
+        }
+        else
+        {
+            memset( contact, 0, sizeof( *contact ) );
+            contact->shapeA = set->pairs[p].shapeA;
+            contact->shapeB = set->pairs[p].shapeB;
+            contact->generationA = world->shapes[contact->shapeA].generation;
+            contact->generationB = world->shapes[contact->shapeB].generation;
+        }
+        p += 1;
+        next += 1;
+    }
+
+    cnContact* swap = set->contacts;
+    int swapCapacity = set->capacity;
+    set->contacts = set->spare;
+    set->capacity = set->spareCapacity;
+    set->count = next;
+    set->spare = swap;
+    set->spareCapacity = swapCapacity;
+
+    // 4 narrowphase: refresh every manifold; impulses follow their points by feature id
+    double margin = world->def.contactMargin;
+    int points = 0;
+    int manifolds = 0;
+    double deepest = 0.0;
+    for ( int i = 0; i < set->count; ++i )
+    {
+        cnContact* contact = set->contacts + i;
+        cnManifold previous = contact->manifold;
+        double oldNormal[CN_MAX_MANIFOLD_POINTS];
+        double oldTangent[CN_MAX_MANIFOLD_POINTS][2];
+        memcpy( oldNormal, contact->normalImpulse, sizeof( oldNormal ) );
+        memcpy( oldTangent, contact->tangentImpulse, sizeof( oldTangent ) );
+
+        cnCollisionShape a = cnPlaceShape( world, contact->shapeA );
+        cnCollisionShape bShape = cnPlaceShape( world, contact->shapeB );
+        cnStatus status =
+            cnCollide( &a, &bShape, margin, previous.pointCount > 0 ? &previous : NULL, &contact->manifold );
+        if ( status == cn_statusUnsupported )
+        {
+            // reported once per pair, when it is first met, not every step it lasts
+            if ( ( contact->flags & cn_contactUnsupported ) == 0 )
+            {
+                report->warnings |= cn_warnUnsupportedPair;
+                contact->flags |= cn_contactUnsupported;
+                cnLogWorld(
+                    world, cn_logWarning, cn_statusUnsupported,
+                    "no collision function for %s against %s yet: these shapes pass through each other",
+                    cnShapeTypeName( a.geometry->type ), cnShapeTypeName( bShape.geometry->type ) );
+            }
+        }
+        else if ( status == cn_statusNonFinite )
+        {
+            report->warnings |= cn_warnNonFiniteContact;
+        }
+        cnMatchImpulses( contact, &previous, oldNormal, oldTangent );
+
+        // touching: begin and end events
+        bool touching = contact->manifold.pointCount > 0;
+        bool wasTouching = ( contact->flags & cn_contactTouching ) != 0;
+        cnContactEvent event = { cnShapeIdOf( world, contact->shapeA, contact->generationA ),
+                                 cnShapeIdOf( world, contact->shapeB, contact->generationB ) };
+        if ( touching && wasTouching == false )
+        {
+            cnPushEvent( world, &set->beginEvents, &set->beginCount, &set->beginCapacity, event );
+        }
+        else if ( touching == false && wasTouching )
+        {
+            cnPushEvent( world, &set->endEvents, &set->endCount, &set->endCapacity, event );
+        }
+        contact->flags =
+            touching ? contact->flags | cn_contactTouching : contact->flags & ~(uint32_t)cn_contactTouching;
+
+        if ( touching )
+        {
+            manifolds += 1;
+            points += contact->manifold.pointCount;
+            for ( int k = 0; k < contact->manifold.pointCount; ++k )
+            {
+                deepest = fmax( deepest, -contact->manifold.points[k].separation );
+            }
+        }
+    }
+    report->manifoldCount = manifolds;
+    report->contactCount = points;
+    report->maxPenetration = deepest;
+    return cn_statusOk;
+}
+
+// the API ---------------------------------------------------------------------------------------
+
+cnStatus cnWorld_UpdateContacts( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( world->stepping )
+    {
+        return cn_statusWorldLocked;
+    }
+    cnStatus status = cnUpdateContacts( world, 0.0 );
+    if ( status != cn_statusOk )
+    {
+        cnLogWorld( world, cn_logError, status, "cnWorld_UpdateContacts: %s", cnStatusString( status ) );
+    }
+    return status;
+}
+
+int cnWorld_GetContactCount( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return 0;
+    }
+    int count = 0;
+    for ( int i = 0; i < world->contacts.count; ++i )
+    {
+        count += world->contacts.contacts[i].manifold.pointCount > 0 ? 1 : 0;
+    }
+    return count;
+}
+
+int cnWorld_GetContacts( cnWorldId worldId, cnContactData* contacts, int capacity )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return 0;
+    }
+    int count = 0;
+    for ( int i = 0; i < world->contacts.count; ++i )
+    {
+        const cnContact* contact = world->contacts.contacts + i;
+        if ( contact->manifold.pointCount == 0 )
+        {
+            continue;
+        }
+        if ( contacts != NULL && count < capacity )
+        {
+            cnContactData* data = contacts + count;
+            memset( data, 0, sizeof( *data ) );
+            data->shapeA = cnShapeIdOf( world, contact->shapeA, contact->generationA );
+            data->shapeB = cnShapeIdOf( world, contact->shapeB, contact->generationB );
+            data->bodyA = cnShape_GetBody( data->shapeA );
+            data->bodyB = cnShape_GetBody( data->shapeB );
+            data->normal = contact->manifold.normal;
+            data->pointCount = contact->manifold.pointCount;
+            for ( int k = 0; k < contact->manifold.pointCount; ++k )
+            {
+                data->points[k].point = contact->manifold.points[k].point;
+                data->points[k].separation = contact->manifold.points[k].separation;
+                data->points[k].id = contact->manifold.points[k].id;
+                data->points[k].normalImpulse = contact->normalImpulse[k];
+            }
+        }
+        count += 1;
+    }
+    return count;
+}
+
+cnContactEvents cnWorld_GetContactEvents( cnWorldId worldId )
+{
+    cnContactEvents events;
+    memset( &events, 0, sizeof( events ) );
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world != NULL )
+    {
+        events.beginEvents = world->contacts.beginEvents;
+        events.beginCount = world->contacts.beginCount;
+        events.endEvents = world->contacts.endEvents;
+        events.endCount = world->contacts.endCount;
+    }
+    return events;
+}
