@@ -27,6 +27,12 @@ void PrintRunUsage( FILE* stream );
 int ContactsCommand( int argc, char** argv );
 void PrintContactsUsage( FILE* stream );
 
+/// `cairn lcp` and `cairn solvers` (lcp.c): argv[0] is "lcp" or "solvers".
+int LcpCommand( int argc, char** argv );
+void PrintLcpUsage( FILE* stream );
+int SolversCommand( int argc, char** argv );
+void PrintSolversUsage( FILE* stream );
+
 /// Seconds on the monotonic clock, and process CPU seconds (all threads).
 double WallSeconds( void );
 double CpuSeconds( void );

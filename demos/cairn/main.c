@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// cairn: run a scene headless, list its contacts (docs/cli.md). Later: lcp, solvers.
+// cairn: run a scene headless, list its contacts, solve a problem file, list the solvers (docs/cli.md).
 #include "cli.h"
 
 #include <string.h>
@@ -11,8 +11,8 @@ static void PrintUsage( FILE* stream )
                      "commands:\n"
                      "  run SCENE.json    step a scene headless; report timings and the final state\n"
                      "  contacts SCENE.json  list the contacts of a scene as loaded, without stepping\n"
-                     "  lcp               (not available yet in this build)\n"
-                     "  solvers           (not available yet in this build)\n"
+                     "  lcp FILE          solve an LCP or frictional-contact problem file (Siconos text)\n"
+                     "  solvers           list the registered solvers and their parameters\n"
                      "\n"
                      "  cairn COMMAND --help   options of a command\n"
                      "  cairn --version        print the version\n" );
@@ -45,10 +45,13 @@ int main( int argc, char** argv )
     {
         return ContactsCommand( argc - 1, argv + 1 );
     }
-    if ( strcmp( command, "lcp" ) == 0 || strcmp( command, "solvers" ) == 0 )
+    if ( strcmp( command, "lcp" ) == 0 )
     {
-        fprintf( stderr, "cairn: '%s' is not available yet in this build\n", command );
-        return exitUsage;
+        return LcpCommand( argc - 1, argv + 1 );
+    }
+    if ( strcmp( command, "solvers" ) == 0 )
+    {
+        return SolversCommand( argc - 1, argv + 1 );
     }
 
     fprintf( stderr, "cairn: unknown command '%s' (try cairn --help)\n", command );

@@ -3,6 +3,8 @@
 
 #include "core.h"
 
+#include "cairn/solver.h"
+
 #include <stdint.h>
 
 struct cnArenaSpill
@@ -105,4 +107,9 @@ bool cnArenaReset( cnArena* arena )
     arena->used = 0;
     arena->requested = 0;
     return ok;
+}
+
+void* cnArena_Alloc( cnArena* arena, size_t size, size_t alignment )
+{
+    return cnArenaAlloc( arena, size, alignment );
 }

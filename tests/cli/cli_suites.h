@@ -9,3 +9,4 @@ Suite* cntCliArgsSuite( void );
 Suite* cntCliRunSuite( void );
 Suite* cntCliProgressSuite( void );
 Suite* cntCliContactsSuite( void );
+Suite* cntCliLcpSuite( void );

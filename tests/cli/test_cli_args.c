@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The command line itself: help, version, commands that come later, and every way to get the
+// The command line itself: help, version, unknown commands, and every way to get the
 // arguments wrong (exit code 2 and a message that names the problem).
 #include "cli_suites.h"
 #include "cli_support.h"
@@ -46,9 +46,9 @@ static const cntBadArgs cnt_badArgs[] = {
     { "run a.json b.json", false, "more than one scene file: 'a.json' and 'b.json'" },
     { "", false, "usage: cairn" },
     { "frobnicate", false, "unknown command 'frobnicate'" },
-    { "lcp x.json", false, "'lcp' is not available yet in this build" },
-    { "lcp x.txt", false, "'lcp' is not available yet in this build" },
-    { "solvers", false, "'solvers' is not available yet in this build" },
+    { "lcp", false, "cairn lcp: no problem file given" },
+    { "lcp x.txt --bogus", false, "cairn lcp: unknown option '--bogus'" },
+    { "solvers --bogus", false, "cairn solvers: unknown option '--bogus'" },
 };
 
 START_TEST( bad_arguments_exit_2 )

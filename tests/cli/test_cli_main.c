@@ -6,10 +6,7 @@
 int main( void )
 {
     static cntSuiteFcn* const suites[] = {
-        cntCliArgsSuite,
-        cntCliRunSuite,
-        cntCliProgressSuite,
-        cntCliContactsSuite,
+        cntCliArgsSuite, cntCliRunSuite, cntCliProgressSuite, cntCliContactsSuite, cntCliLcpSuite,
     };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

@@ -370,9 +370,9 @@ START_TEST( trace_has_one_row_per_step )
         int contacts = 0;
         int iterations = 0;
         double rest[8] = { 0 };
-        int fields =
-            sscanf( line, "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &step, &time, &contacts, &iterations,
-                    rest + 0, rest + 1, rest + 2, rest + 3, rest + 4, rest + 5, rest + 6, rest + 7 );
+        int fields = sscanf( line, "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &step, &time, &contacts,
+                             &iterations, rest + 0, rest + 1, rest + 2, rest + 3, rest + 4, rest + 5,
+                             rest + 6, rest + 7 );
         ck_assert_msg( fields == 12, "row %d has %d fields: %.200s", row, fields, line );
         ck_assert_int_eq( step, row );
         ck_assert_msg( time > previousTime, "row %d: time %.17g after %.17g", row, time, previousTime );

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+/// @defgroup lcp_io Solver problems from files
+/// Readers for other projects' solver problems (the Siconos text formats), each giving an owned
+/// explicit cnSolverProblem, and a runner that solves one problem outside a world (the solver
+/// gets a private scratch arena). Used by `cairn lcp` and by the solver tests.
+///
+/// Siconos formats (whitespace-separated tokens):
+/// - LCP: `n`, a NumericsMatrix M (n x n), q (n values): w = M z + q, 0 <= z complementary to w >= 0.
+///   Every row becomes a cn_rowNormal row; A = M, b = q. Text after q (a comment) is ignored.
+/// - FC3D: `3 nc`, a NumericsMatrix W (3nc x 3nc), q (3nc values), mu (nc values). Contact c
+///   becomes a normal row 3c followed by two friction rows 3c+1, 3c+2 with normalOf = 3c and
+///   mu[c] (the pyramid approximation for the pyramid solvers; the cone residual applies too).
+/// - NumericsMatrix: `storageType size0 size1`, then type 0 (dense, column-major) or type 1
+///   (sparse block, blocks column-major). Type 2 and global (GFC3D) problems are refused with
+///   cn_statusUnsupported.
+/// @{
+
+#include "cairn/base.h"
+#include "cairn/solver.h"
+#include "cairn/status.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// What a problem file holds.
+typedef enum cnProblemFormat
+{
+    cn_problemAuto = 0,        ///< reading: decide from the first tokens
+    cn_problemSiconosLcp = 1,  ///< Siconos LCP (`n`, M, q)
+    cn_problemSiconosFc3d = 2, ///< Siconos 3-D frictional contact (`3 nc`, W, q, mu)
+} cnProblemFormat;
+
+/// Room for a reader's message, e.g. "lcp_x.dat:4: token 9: expected a number, got 'abc'".
+#define CN_PROBLEM_MESSAGE_CAPACITY 512
+
+/// An explicit problem read from a file. Everything it points to is owned by it: release it with
+/// cnDestroyFileProblem. Treat the fields as read-only.
+typedef struct cnFileProblem
+{
+    /// The view solvers take (explicit form: problem.matrix points to `matrix`).
+    cnSolverProblem problem;
+    /// A in CSR form; exact zeros of the file are not stored.
+    cnSparseMatrix matrix;
+    /// cn_problemSiconosLcp or cn_problemSiconosFc3d.
+    cnProblemFormat format;
+    /// FC3D: the number of contacts (3 rows each); LCP: 0.
+    int contactCount;
+    /// The one block holding every array, and the allocator it came from.
+    void* memory;
+    size_t memorySize;
+    cnAllocator allocator;
+} cnFileProblem;
+
+/// Read a problem file. `format` cn_problemAuto tells LCP and FC3D files apart by their first
+/// tokens. `allocator` NULL: the C library. On failure `problem` is left empty (safe to destroy)
+/// and `message` (nullable, `messageSize` bytes, CN_PROBLEM_MESSAGE_CAPACITY is enough) names the
+/// file, the line and the token: cn_statusIoError (cannot open or read), cn_statusParseError
+/// (bad token, truncated file, sizes that do not agree), cn_statusNonFinite (NaN or infinity),
+/// cn_statusUnsupported (a matrix storage or problem kind we do not read), cn_statusOutOfMemory.
+/// Never allocates much more than the file's size, whatever sizes the file claims.
+CN_API cnStatus cnReadProblemFile( const char* path, cnProblemFormat format, const cnAllocator* allocator,
+                                   cnFileProblem* problem, char* message, int messageSize );
+
+/// The same from text in memory (`length` bytes, need not be terminated); `name` labels messages.
+CN_API cnStatus cnParseProblemText( const char* name, const char* text, size_t length, cnProblemFormat format,
+                                    const cnAllocator* allocator, cnFileProblem* problem, char* message,
+                                    int messageSize );
+
+/// Release what a reader allocated and empty `problem`. NULL or empty: no-op.
+CN_API void cnDestroyFileProblem( cnFileProblem* problem );
+
+/// Static name of a format: "auto", "siconos_lcp", "siconos_fc3d".
+CN_API const char* cnProblemFormatName( cnProblemFormat format );
+
+/// Run `solver` once on `problem` outside a world. `params`: solver->paramCount values in the
+/// order of solver->params (NULL: every default). `solution->lambda` is the start (zeros for a
+/// cold start) and receives the result; `solution->deltaVelocity` (bodyCount x 6) is needed for
+/// matrix-free problems only. Scratch comes from a private arena and solver state from
+/// solver->create / destroy, all through `allocator` (NULL: the C library) and released before
+/// returning. Returns cn_statusOk when the solver ran (its outcome is in `stats`),
+/// cn_statusUnsupported for a solver without a solve function or of another API version,
+/// cn_statusInvalidArgument for NULL arguments, cn_statusOutOfMemory.
+CN_API cnStatus cnRunSolver( const cnSolverVTable* solver, const double* params,
+                             const cnSolverProblem* problem, cnSolverSolution* solution,
+                             const cnAllocator* allocator, cnSolverStats* stats );
+
+/// @}

@@ -1,0 +1,481 @@
+// SPDX-License-Identifier: MIT
+// clock_gettime is POSIX.
+#define _POSIX_C_SOURCE 200809L
+
+// Lemke's complementary pivoting (Cottle, Pang and Stone, 4.4; Erleben's notes 3.3) for the LCP
+//     w = A z + b,   0 <= z  complementary to  w >= 0,
+// on the dense A, with covering vector d = 1 and the lexicographic ratio test (no cycling on
+// degenerate problems). The tableau is kept as an explicit basis inverse: O(n^2) per pivot.
+//
+// Outcomes:
+// - cn_solveConverged: the artificial variable z0 left the basis; lambda is the complementary
+//   basic solution (refined by two steps of iterative refinement), residual from
+//   cnSolverResidual. Also for b >= 0 (lambda = 0, no pivot).
+// - cn_solveNoSolution: ray termination (no positive entry in the entering column) with each of
+//   three covering vectors in turn (1, then 1 + i/n, then 2 - i/n; a ray with one vector does not
+//   rule out a solution the others reach, e.g. Siconos' lcp_tobenna needs the second). For a
+//   copositive-plus A (e.g. positive semi-definite) this proves that the LCP has no solution; for
+//   other matrices it only means that Lemke with this covering vector cannot reach one.
+//   lambda is the z part of the last almost-complementary basis.
+// - cn_solveMaxIterations: the pivot limit ("iterations") came first; lambda as above.
+// - cn_solveNonFinite: NaN or infinity in A or b (lambda = 0), or a pivot produced one.
+// - cn_solveUnsupported, lambda untouched: friction or bounded rows (Lemke solves LCPs only), an
+//   invalid problem, more rows than the dense limit (4096), no arena, or out of memory.
+// "warm_start" is accepted and ignored: Lemke always starts cold from z = 0.
+
+#include "lcp_common.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+enum
+{
+    cn_lemkeParamIterations = 0,
+    cn_lemkeParamTolerance,
+    cn_lemkeParamWarmStart,
+    cn_lemkeParamCount,
+};
+
+static const cnSolverParam cn_lemkeParams[cn_lemkeParamCount] = {
+    { "iterations", "pivot limit", 1000.0, 1.0, 10000000.0 },
+    { "tolerance",
+      "pivot tolerance: an entry of the entering column is a pivot candidate when it exceeds this times "
+      "its round-off scale",
+      1e-12, 0.0, 1e-3 },
+    { "warm_start", "ignored: Lemke always starts cold from lambda = 0", 0.0, 0.0, 1.0 },
+};
+
+// the dense matrix and the basis inverse are n x n each
+#define CN_LEMKE_MAX_ROWS 4096
+// covering vectors tried in turn after a ray termination: 1, then 1 + i/n, then 2 - i/n
+#define CN_LEMKE_ATTEMPTS 3
+// components of the lexicographic ratio test closer than this (relative) are ties
+#define CN_LEMKE_TIE 1e-12
+
+typedef struct cnLemke
+{
+    int n;
+    const double* a; // A, row major
+    const double* b;
+    const double* cover; // covering vector d > 0
+    double* inverse;     // B^-1, row major
+    double* x;           // basic values
+    double* column;      // B^-1 times the entering column
+    double* scale;       // round-off scale of each entry of `column`
+    int* basis;          // variable in each row: w_i = i, z_j = n + j, z0 = 2n
+    int* candidates;
+} cnLemke;
+
+static double cnNowMilliseconds( void )
+{
+    struct timespec now;
+    clock_gettime( CLOCK_MONOTONIC, &now );
+    return (double)now.tv_sec * 1e3 + (double)now.tv_nsec * 1e-6;
+}
+
+// Entry k of the original column of `variable` in [I, -A, -d] x = b.
+static double cnLemkeEntry( const cnLemke* lemke, int variable, int k )
+{
+    int n = lemke->n;
+    if ( variable < n )
+    {
+        return variable == k ? 1.0 : 0.0;
+    }
+    if ( variable < 2 * n )
+    {
+        return -lemke->a[(size_t)k * (size_t)n + (size_t)( variable - n )];
+    }
+    return -lemke->cover[k];
+}
+
+// column = B^-1 (original column of `variable`), scale_i = sum_k |B^-1_ik| |column_k|.
+static void cnLemkeColumn( cnLemke* lemke, int variable )
+{
+    int n = lemke->n;
+    if ( variable < n )
+    {
+        for ( int i = 0; i < n; ++i )
+        {
+            double v = lemke->inverse[(size_t)i * (size_t)n + (size_t)variable];
+            lemke->column[i] = v;
+            lemke->scale[i] = fabs( v );
+        }
+        return;
+    }
+    for ( int i = 0; i < n; ++i )
+    {
+        const double* row = lemke->inverse + (size_t)i * (size_t)n;
+        double sum = 0.0;
+        double scale = 0.0;
+        for ( int k = 0; k < n; ++k )
+        {
+            double entry = cnLemkeEntry( lemke, variable, k );
+            sum += row[k] * entry;
+            scale += fabs( row[k] * entry );
+        }
+        lemke->column[i] = sum;
+        lemke->scale[i] = scale;
+    }
+}
+
+static bool cnLemkeSame( double u, double v )
+{
+    return fabs( u - v ) <= CN_LEMKE_TIE * fmax( 1.0, fmax( fabs( u ), fabs( v ) ) );
+}
+
+// The leaving row by the lexicographic minimum ratio test over the rows with a positive pivot;
+// -1 for a ray. The row of z0 wins a first-level tie (the method then ends).
+static int cnLemkeRatioTest( cnLemke* lemke, double tolerance )
+{
+    int n = lemke->n;
+    int count = 0;
+    double best = (double)INFINITY;
+    for ( int i = 0; i < n; ++i )
+    {
+        double pivot = lemke->column[i];
+        if ( pivot > 0.0 && pivot > tolerance * lemke->scale[i] )
+        {
+            double ratio = fmax( lemke->x[i], 0.0 ) / pivot;
+            best = fmin( best, ratio );
+            lemke->candidates[count++] = i;
+        }
+    }
+    if ( count == 0 )
+    {
+        return -1;
+    }
+
+    // first level: the ratio itself
+    int kept = 0;
+    for ( int c = 0; c < count; ++c )
+    {
+        int i = lemke->candidates[c];
+        if ( cnLemkeSame( fmax( lemke->x[i], 0.0 ) / lemke->column[i], best ) )
+        {
+            if ( lemke->basis[i] == 2 * n )
+            {
+                return i;
+            }
+            lemke->candidates[kept++] = i;
+        }
+    }
+
+    // then the columns of B^-1, divided by the pivot, one at a time
+    for ( int k = 0; k < n && kept > 1; ++k )
+    {
+        double least = (double)INFINITY;
+        for ( int c = 0; c < kept; ++c )
+        {
+            int i = lemke->candidates[c];
+            least = fmin( least, lemke->inverse[(size_t)i * (size_t)n + (size_t)k] / lemke->column[i] );
+        }
+        int next = 0;
+        for ( int c = 0; c < kept; ++c )
+        {
+            int i = lemke->candidates[c];
+            double value = lemke->inverse[(size_t)i * (size_t)n + (size_t)k] / lemke->column[i];
+            if ( fabs( value - least ) <= CN_LEMKE_TIE * fmax( fabs( value ), fabs( least ) ) )
+            {
+                lemke->candidates[next++] = i;
+            }
+        }
+        kept = next;
+    }
+    return lemke->candidates[0];
+}
+
+// Pivot on row r with the entering column in lemke->column. False when a value is not finite.
+static bool cnLemkePivot( cnLemke* lemke, int r, int entering )
+{
+    int n = lemke->n;
+    double* pivotRow = lemke->inverse + (size_t)r * (size_t)n;
+    double pivot = lemke->column[r];
+    for ( int k = 0; k < n; ++k )
+    {
+        pivotRow[k] /= pivot;
+    }
+    lemke->x[r] /= pivot;
+    for ( int i = 0; i < n; ++i )
+    {
+        double factor = lemke->column[i];
+        if ( i == r || factor == 0.0 )
+        {
+            continue;
+        }
+        double* row = lemke->inverse + (size_t)i * (size_t)n;
+        for ( int k = 0; k < n; ++k )
+        {
+            row[k] -= factor * pivotRow[k];
+        }
+        lemke->x[i] -= factor * lemke->x[r];
+    }
+    lemke->basis[r] = entering;
+    bool finite = isfinite( lemke->x[r] );
+    for ( int i = 0; i < n && finite; ++i )
+    {
+        finite = isfinite( lemke->x[i] );
+    }
+    return finite;
+}
+
+// |B x - b|^2 with the current basis, the residual in `residual`.
+static double cnLemkeBasisResidual( const cnLemke* lemke, const double* x, double* residual )
+{
+    int n = lemke->n;
+    for ( int k = 0; k < n; ++k )
+    {
+        residual[k] = lemke->b[k];
+    }
+    for ( int r = 0; r < n; ++r )
+    {
+        int variable = lemke->basis[r];
+        if ( variable < n )
+        {
+            residual[variable] -= x[r];
+        }
+        else if ( variable < 2 * n )
+        {
+            int j = variable - n;
+            for ( int k = 0; k < n; ++k )
+            {
+                residual[k] += lemke->a[(size_t)k * (size_t)n + (size_t)j] * x[r];
+            }
+        }
+        else
+        {
+            for ( int k = 0; k < n; ++k )
+            {
+                residual[k] += lemke->cover[k] * x[r];
+            }
+        }
+    }
+    double sum = 0.0;
+    for ( int k = 0; k < n; ++k )
+    {
+        sum += residual[k] * residual[k];
+    }
+    return sum;
+}
+
+// Two steps of iterative refinement of the basic solution: x += B^-1 (b - B x), kept while
+// the basis residual falls. `work` holds 2n doubles.
+static void cnLemkeRefine( cnLemke* lemke, double* work )
+{
+    int n = lemke->n;
+    double* residual = work;
+    double* trial = work + n;
+    double current = cnLemkeBasisResidual( lemke, lemke->x, residual );
+    for ( int step = 0; step < 2 && current > 0.0; ++step )
+    {
+        for ( int i = 0; i < n; ++i )
+        {
+            const double* row = lemke->inverse + (size_t)i * (size_t)n;
+            double sum = 0.0;
+            for ( int k = 0; k < n; ++k )
+            {
+                sum += row[k] * residual[k];
+            }
+            trial[i] = lemke->x[i] + sum;
+        }
+        double next = cnLemkeBasisResidual( lemke, trial, residual );
+        if ( !( next < current ) )
+        {
+            break;
+        }
+        memcpy( lemke->x, trial, (size_t)n * sizeof( double ) );
+        current = next;
+    }
+}
+
+// lambda_j = the basic value of z_j (at least 0), else 0.
+static void cnLemkeExtract( const cnLemke* lemke, double* lambda )
+{
+    int n = lemke->n;
+    for ( int j = 0; j < n; ++j )
+    {
+        lambda[j] = 0.0;
+    }
+    for ( int r = 0; r < n; ++r )
+    {
+        int variable = lemke->basis[r];
+        if ( variable >= n && variable < 2 * n )
+        {
+            lambda[variable - n] = fmax( lemke->x[r], 0.0 );
+        }
+    }
+}
+
+// Runs the pivots; returns the status and the pivot count.
+static cnSolveStatus cnLemkeRun( cnLemke* lemke, int maxPivots, double tolerance, int* pivots )
+{
+    int n = lemke->n;
+    *pivots = 0;
+
+    // B = I: x = b; nothing to do when b >= 0
+    int r = 0;
+    for ( int i = 0; i < n; ++i )
+    {
+        lemke->x[i] = lemke->b[i];
+        lemke->basis[i] = i;
+        double* row = lemke->inverse + (size_t)i * (size_t)n;
+        memset( row, 0, (size_t)n * sizeof( double ) );
+        row[i] = 1.0;
+        // the most negative b_i / d_i; among ties the last row, which keeps the tableau
+        // lexico-positive
+        if ( lemke->b[i] / lemke->cover[i] <= lemke->b[r] / lemke->cover[r] )
+        {
+            r = i;
+        }
+    }
+    if ( n == 0 || lemke->b[r] >= 0.0 )
+    {
+        return cn_solveConverged;
+    }
+
+    // z0 enters at row r: afterwards x >= 0
+    int entering = 2 * n;
+    while ( *pivots < maxPivots )
+    {
+        cnLemkeColumn( lemke, entering );
+        if ( *pivots > 0 )
+        {
+            r = cnLemkeRatioTest( lemke, tolerance );
+            if ( r < 0 )
+            {
+                return cn_solveNoSolution;
+            }
+        }
+        int leaving = lemke->basis[r];
+        *pivots += 1;
+        if ( cnLemkePivot( lemke, r, entering ) == false )
+        {
+            return cn_solveNonFinite;
+        }
+        if ( leaving == 2 * n )
+        {
+            return cn_solveConverged;
+        }
+        // the complement of the variable that left
+        entering = leaving < n ? leaving + n : leaving - n;
+    }
+    return cn_solveMaxIterations;
+}
+
+static void cnLemkeSolve( void* state, const double* params, const cnSolverProblem* problem,
+                          cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
+{
+    (void)state;
+    double start = cnNowMilliseconds();
+    if ( stats == NULL )
+    {
+        return;
+    }
+    *stats = ( cnSolverStats ){ .status = cn_solveUnsupported, .residual = (double)NAN };
+
+    int n = problem != NULL ? problem->rowCount : -1;
+    bool ok = solution != NULL && cnIsProblemValid( problem ) && arena != NULL && n <= CN_LEMKE_MAX_ROWS &&
+              ( n == 0 || solution->lambda != NULL );
+    for ( int i = 0; ok && i < n; ++i )
+    {
+        ok = problem->kind[i] == cn_rowNormal;
+    }
+    if ( ok == false )
+    {
+        stats->milliseconds = cnNowMilliseconds() - start;
+        return;
+    }
+
+    int maxPivots =
+        (int)cnSolverParamValue( cn_lemkeParams, cn_lemkeParamCount, params, cn_lemkeParamIterations );
+    double tolerance =
+        cnSolverParamValue( cn_lemkeParams, cn_lemkeParamCount, params, cn_lemkeParamTolerance );
+
+    cnSolveStatus status = cn_solveConverged;
+    int pivots = 0;
+    double* lambda = solution->lambda;
+    if ( n > 0 )
+    {
+        const double* a = cnBuildDenseMatrix( problem, arena );
+        cnScratch scratch = { .arena = arena };
+        double* inverse = cnScratchDoubles( &scratch, n * n );
+        double* vectors = cnScratchDoubles( &scratch, 6 * n );
+        // ints in double-sized slots (always enough room and alignment)
+        int* indices = (int*)(void*)cnScratchDoubles( &scratch, 2 * n );
+        if ( a == NULL || inverse == NULL || vectors == NULL || indices == NULL )
+        {
+            stats->milliseconds = cnNowMilliseconds() - start;
+            return; // out of memory: unsupported, lambda untouched
+        }
+
+        bool finite = true;
+        for ( int i = 0; i < n && finite; ++i )
+        {
+            finite = isfinite( problem->b[i] );
+        }
+        for ( size_t k = 0; k < (size_t)n * (size_t)n && finite; ++k )
+        {
+            finite = isfinite( a[k] );
+        }
+
+        cnLemke lemke = {
+            .n = n,
+            .a = a,
+            .b = problem->b,
+            .inverse = inverse,
+            .x = vectors,
+            .column = vectors + n,
+            .scale = vectors + 2 * n,
+            .basis = indices,
+            .candidates = indices + n,
+        };
+        lemke.cover = vectors + 5 * n;
+        status = finite ? cn_solveNoSolution : cn_solveNonFinite;
+        for ( int attempt = 0;
+              attempt < CN_LEMKE_ATTEMPTS && status == cn_solveNoSolution && pivots < maxPivots; ++attempt )
+        {
+            for ( int i = 0; i < n; ++i )
+            {
+                double t = (double)i / (double)n;
+                vectors[5 * n + i] = attempt == 0 ? 1.0 : attempt == 1 ? 1.0 + t : 2.0 - t;
+            }
+            int used = 0;
+            status = cnLemkeRun( &lemke, maxPivots - pivots, tolerance, &used );
+            pivots += used;
+        }
+        if ( status == cn_solveNonFinite )
+        {
+            memset( lambda, 0, (size_t)n * sizeof( double ) );
+        }
+        else
+        {
+            if ( status == cn_solveConverged )
+            {
+                cnLemkeRefine( &lemke, vectors + 3 * n );
+            }
+            cnLemkeExtract( &lemke, lambda );
+        }
+    }
+
+    if ( problem->matrix == NULL && problem->bodyCount > 0 && solution->deltaVelocity != NULL )
+    {
+        cnComputeVelocity( problem, lambda, solution->deltaVelocity );
+    }
+    stats->status = status;
+    stats->iterations = pivots;
+    stats->residual = cnSolverResidual( problem, lambda, arena );
+    stats->milliseconds = cnNowMilliseconds() - start;
+}
+
+const cnSolverVTable cn_lemkeSolver = {
+    .name = "lemke",
+    .description =
+        "Lemke's complementary pivoting on the dense matrix (LCPs without friction, up to 4096 rows)",
+    .apiVersion = CN_SOLVER_API_VERSION,
+    .caps = cn_solverExplicit | cn_solverMatrixFree | cn_solverDirect,
+    .params = cn_lemkeParams,
+    .paramCount = cn_lemkeParamCount,
+    .create = NULL,
+    .destroy = NULL,
+    .solve = cnLemkeSolve,
+};

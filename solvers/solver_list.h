@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+// The built-in solvers, one line each, in registration order (the first is the default).
+// Each solver is one file in solvers/ whose only exported symbol is its vtable.
+// clang-format off
+CN_SOLVER( cn_pgsSolver )
+CN_SOLVER( cn_psorSolver )
+CN_SOLVER( cn_pgjSolver )
+CN_SOLVER( cn_lemkeSolver )
+// clang-format on

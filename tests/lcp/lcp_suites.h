@@ -1,0 +1,9 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The suites of test_lcp, one per file.
+
+#include <check.h>
+
+Suite* cntLcpReaderSuite( void );
+Suite* cntLcpLemkeSuite( void );

@@ -1,0 +1,14 @@
+// SPDX-License-Identifier: MIT
+#include "solvers_suites.h"
+#include "test_support.h"
+
+int main( void )
+{
+    static cntSuiteFcn* const suites[] = {
+        cntLcpCommonSuite,
+        cntSweepsSuite,
+        cntReferenceSuite,
+        cntSolverContractSuite,
+    };
+    return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
+}

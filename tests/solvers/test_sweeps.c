@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+// PGS, PSOR and PGJ on hand-built problems: exact one-sweep answers, friction bounds, honest
+// statuses. The loop tests run once per solver in s_names.
+#include "arena.h"
+#include "lcp_common.h"
+#include "solvers_suites.h"
+#include "test_support.h"
+
+#include <math.h>
+#include <string.h>
+
+static const char* const s_names[] = { "pgs", "psor", "pgj" };
+#define CNT_SWEEP_SOLVERS 3
+
+static const double s_zero3[3] = { 0, 0, 0 };
+static const double s_zero6[6] = { 0, 0, 0, 0, 0, 0 };
+static const double s_up[3] = { 0, 0, 1 };
+static const double s_x[3] = { 1, 0, 0 };
+static const double s_y[3] = { 0, 1, 0 };
+
+static const cnSolverVTable* cntSweepSolver( int index )
+{
+    const cnSolverVTable* solver = cnFindSolver( s_names[index] );
+    ck_assert_ptr_nonnull( solver );
+    ck_assert( solver->solve != NULL );
+    return solver;
+}
+
+START_TEST( vtables_describe_themselves )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    uint32_t caps = cn_solverFriction | cn_solverBounded | cn_solverExplicit | cn_solverMatrixFree;
+    ck_assert_uint_eq( solver->caps, caps );
+    ck_assert_int_eq( solver->apiVersion, CN_SOLVER_API_VERSION );
+    ck_assert_ptr_nonnull( solver->description );
+    static const char* const names[] = { "iterations",       "tolerance",          "warm_start",
+                                         "relaxation",       "relative_tolerance", "stagnation_tolerance",
+                                         "divergence_factor" };
+    ck_assert_int_eq( solver->paramCount, 7 );
+    int failures = 0;
+    for ( int k = 0; k < 7; ++k )
+    {
+        failures += cntParamIndex( solver, names[k] ) != k;
+        const cnSolverParam* param = solver->params + k;
+        failures += !( param->minValue <= param->defaultValue && param->defaultValue <= param->maxValue );
+    }
+    ck_assert_int_eq( failures, 0 );
+    ck_assert( solver->params[0].defaultValue == 10.0 && solver->params[1].defaultValue == 1e-6 );
+    static const double relaxation[3] = { 1.0, 1.4, 0.3 };
+    ck_assert( solver->params[3].defaultValue == relaxation[_i] );
+}
+END_TEST
+
+// A 2 kg sphere of radius 0.5 falling at 1 m/s onto static ground: one normal row,
+// lambda = m v = 2 after one sweep (PGS, and PSOR / PGJ with relaxation 1)
+START_TEST( sphere_on_ground_one_sweep_gives_m_v )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateLcp( 1, 1 );
+    int body = cntAddBody( lcp, 2.0, 5.0, 5.0, 5.0, 0.0, 0.0, -1.0 );
+    double r[3] = { 0, 0, -0.5 };
+    cntAddContact( lcp, -1, body, s_zero3, r, s_up, NULL, NULL, 0.0, false );
+    cntFinishB( lcp );
+    double lambda[1] = { 0.0 };
+    double dv[6] = { 0 };
+    cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, dv, 1, 0.0, 1.0 );
+    ck_assert( lambda[0] == 2.0 );
+    ck_assert( dv[2] == 1.0 && dv[0] == 0.0 && dv[3] == 0.0 );
+    ck_assert_int_eq( stats.status, cn_solveConverged );
+    ck_assert_int_eq( stats.iterations, 1 );
+    ck_assert( stats.residual == 0.0 );
+    ck_assert( stats.milliseconds >= 0.0 );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// Two bodies meeting off-center along x: A (mass 1, inverse inertia diag(2, 3, 4)) at 1 m/s,
+// B (mass 2, unit inverse inertia) at -1 m/s. J_A = (-1,0,0, 0,0,0.2), J_B = (1,0,0, 0,0,-0.2),
+// A_11 = 1 + 4 * 0.04 + 0.5 + 0.04 = 1.7, b = -2: lambda = 2 / 1.7, after which the normal
+// velocity is zero and the linear momentum unchanged
+START_TEST( two_body_row_uses_both_w_blocks )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateLcp( 1, 2 );
+    int a = cntAddBody( lcp, 1.0, 2.0, 3.0, 4.0, 1.0, 0.0, 0.0 );
+    int b = cntAddBody( lcp, 2.0, 1.0, 1.0, 1.0, -1.0, 0.0, 0.0 );
+    double rA[3] = { 0.5, 0.2, 0.0 };
+    double rB[3] = { -0.5, 0.2, 0.0 };
+    cntAddContact( lcp, a, b, rA, rB, s_x, NULL, NULL, 0.0, false );
+    cntFinishB( lcp );
+    double diagonal[1];
+    cnComputeDiagonal( &lcp->problem, diagonal );
+    CNT_ASSERT_REL( diagonal[0], 1.7, 1e-15 );
+
+    double lambda[1] = { 0.0 };
+    double dv[12] = { 0 };
+    cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, dv, 1, 1e-14, 1.0 );
+    ck_assert_int_eq( stats.status, cn_solveConverged );
+    ck_assert_int_eq( stats.iterations, 1 );
+    CNT_ASSERT_REL( lambda[0], 2.0 / 1.7, 1e-15 );
+    double normalVelocity = 0.0;
+    for ( int k = 0; k < 6; ++k )
+    {
+        normalVelocity += lcp->jacobianA[k] * ( lcp->freeVelocity[k] + dv[k] ) +
+                          lcp->jacobianB[k] * ( lcp->freeVelocity[6 + k] + dv[6 + k] );
+    }
+    CNT_ASSERT_ABS( normalVelocity, 0.0, 1e-15 );
+    CNT_ASSERT_ABS( 1.0 * dv[0] + 2.0 * dv[6], 0.0, 1e-15 );
+    // the angular kick about z through W_angular: A gets 4 * 0.2 * lambda, B gets -0.2 * lambda
+    CNT_ASSERT_REL( dv[5], 0.8 * lambda[0], 1e-15 );
+    CNT_ASSERT_REL( dv[11], -0.2 * lambda[0], 1e-15 );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// A block (mass 1, no rotation) on static ground, pressed in at 1 m/s; sliding at 3 m/s along x
+// with mu = 0.5 the tangential impulse stops at mu lambda_n = 0.5 (the block keeps sliding at
+// 2.5); at 0.2 m/s it sticks (impulse 0.2, no sliding). The slope: gravity's tangential part is
+// the tangential free velocity.
+START_TEST( friction_stops_at_mu_lambda_n )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    static const double speeds[2] = { 3.0, 0.2 };
+    int failures = 0;
+    for ( int s = 0; s < 2; ++s )
+    {
+        cntLcp* lcp = cntCreateLcp( 3, 1 );
+        int body = cntAddBody( lcp, 1.0, 0.0, 0.0, 0.0, speeds[s], 0.0, -1.0 );
+        cntAddContact( lcp, -1, body, s_zero3, s_zero3, s_up, s_x, s_y, 0.5, true );
+        cntFinishB( lcp );
+        double lambda[3] = { 0 };
+        double dv[6] = { 0 };
+        // PGJ takes the friction bound from the previous normal impulse: it needs a second sweep
+        cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, dv, 50, 1e-12, 1.0 );
+        failures += stats.status != cn_solveConverged;
+        failures += fabs( lambda[0] - 1.0 ) > 1e-12;
+        double expected = s == 0 ? -0.5 : -0.2;
+        failures += fabs( lambda[1] - expected ) > 1e-12;
+        failures += lambda[2] != 0.0;
+        failures += fabs( lcp->freeVelocity[0] + dv[0] - ( s == 0 ? 2.5 : 0.0 ) ) > 1e-12;
+        failures += fabs( lcp->freeVelocity[2] + dv[2] ) > 1e-12;
+        failures += fabs( lambda[1] ) > 0.5 * lambda[0] + 1e-15;
+        cntDestroyLcp( lcp );
+    }
+    ck_assert_int_eq( failures, 0 );
+}
+END_TEST
+
+// A resting stack with friction converges with each solver's default relaxation
+START_TEST( stack_of_boxes_converges_with_default_relaxation )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateStack( 4, 9.81 / 60.0, 0.6 );
+    int n = lcp->problem.rowCount;
+    double lambda[48] = { 0 };
+    double dv[24] = { 0 };
+    cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, dv, 20000, 1e-10, -1.0 );
+    ck_assert_msg( stats.status == cn_solveConverged, "%s: %s after %d sweeps, residual %g", solver->name,
+                   cnSolveStatusName( stats.status ), stats.iterations, stats.residual );
+    CNT_ASSERT_REL( stats.residual, cnSolverResidual( &lcp->problem, lambda, NULL ), 1e-12 );
+    ck_assert( stats.residual <= 1e-10 );
+    // the ground carries the whole stack's momentum: 4 kg * 9.81 / 60
+    double groundImpulse = 0.0;
+    for ( int row = 0; row < n; ++row )
+    {
+        groundImpulse += lcp->bodyA[row] < 0 && lcp->kind[row] == cn_rowNormal ? lambda[row] : 0.0;
+    }
+    CNT_ASSERT_REL( groundImpulse, 4.0 * 9.81 / 60.0, 1e-8 );
+    for ( int k = 0; k < 4; ++k )
+    {
+        CNT_ASSERT_ABS( dv[6 * k + 2] - 9.81 / 60.0, 0.0, 1e-9 );
+    }
+    printf( "stack of 4 boxes, %s: converged in %d sweeps\n", solver->name, stats.iterations );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// The same stack of 4 with spin and sliding in the free velocity (every box turning about x at
+// 0.05 k and about y at -0.03, sliding along x at 0.01 k): friction now matters, and undamped or
+// lightly damped Jacobi cycles; each default still converges
+START_TEST( spinning_stack_converges_with_default_relaxation )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateStack( 4, 9.81 / 60.0, 0.6 );
+    for ( int k = 0; k < 4; ++k )
+    {
+        lcp->freeVelocity[6 * k + 0] = 0.01 * k;
+        lcp->freeVelocity[6 * k + 3] = 0.05 * ( k + 1 );
+        lcp->freeVelocity[6 * k + 4] = -0.03;
+    }
+    cntFinishB( lcp );
+    double lambda[48] = { 0 };
+    cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, NULL, 20000, 1e-8, -1.0 );
+    ck_assert_msg( stats.status == cn_solveConverged, "%s: %s after %d sweeps, residual %g", solver->name,
+                   cnSolveStatusName( stats.status ), stats.iterations, stats.residual );
+    printf( "spinning stack of 4 boxes, %s: converged in %d sweeps\n", solver->name, stats.iterations );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// [2 1; 1 2] z + (-1, -1): z = (1/3, 1/3); one sweep is not enough
+START_TEST( one_sweep_on_a_coupled_problem_reports_max_iterations )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateLcp( 2, 0 );
+    static const double m[4] = { 2, 1, 1, 2 };
+    static const double q[2] = { -1, -1 };
+    cntSetDense( lcp, 2, m, q );
+    double lambda[2] = { 0, 0 };
+    cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, NULL, 1, 1e-6, -1.0 );
+    ck_assert_int_eq( stats.status, cn_solveMaxIterations );
+    ck_assert_int_eq( stats.iterations, 1 );
+    ck_assert( stats.residual > 1e-6 );
+    CNT_ASSERT_REL( stats.residual, cnSolverResidual( &lcp->problem, lambda, NULL ), 1e-14 );
+
+    // and enough sweeps converge to the solution
+    stats = cntSolve( solver, &lcp->problem, lambda, NULL, 1000, 1e-12, -1.0 );
+    ck_assert_int_eq( stats.status, cn_solveConverged );
+    CNT_ASSERT_ABS( lambda[0], 1.0 / 3.0, 1e-11 );
+    CNT_ASSERT_ABS( lambda[1], 1.0 / 3.0, 1e-11 );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// NaN in b: nonfinite, lambda stays the (finite) guess; NaN in W: the same; a NaN guess starts at 0
+START_TEST( nan_input_reports_nonfinite_and_keeps_lambda_finite )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateStack( 2, 0.1, 0.5 );
+    int n = lcp->problem.rowCount;
+    int failures = 0;
+
+    double lambda[24];
+    for ( int k = 0; k < n; ++k )
+    {
+        lambda[k] = 0.01;
+    }
+    lcp->b[5] = (double)NAN;
+    cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, NULL, 100, 1e-8, -1.0 );
+    failures += stats.status != cn_solveNonFinite;
+    for ( int k = 0; k < n; ++k )
+    {
+        failures += lambda[k] != 0.01;
+    }
+    // the same with the residual checked only at the end (tolerance 0, divergence rule off)
+    double params[7];
+    for ( int k = 0; k < 7; ++k )
+    {
+        params[k] = solver->params[k].defaultValue;
+    }
+    params[cn_sweepParamTolerance] = 0.0;
+    params[cn_sweepParamDivergenceFactor] = 0.0;
+    cnSolverSolution solution = { lambda, NULL };
+    solver->solve( NULL, params, &lcp->problem, &solution, NULL, &stats );
+    failures += stats.status != cn_solveNonFinite;
+    for ( int k = 0; k < n; ++k )
+    {
+        failures += !isfinite( lambda[k] );
+    }
+    cntFinishB( lcp );
+
+    lcp->wLinear[9 + 4] = (double)NAN;
+    stats = cntSolve( solver, &lcp->problem, lambda, NULL, 100, 1e-8, -1.0 );
+    failures += stats.status != cn_solveNonFinite && stats.status != cn_solveUnsupported;
+    for ( int k = 0; k < n; ++k )
+    {
+        failures += !isfinite( lambda[k] );
+    }
+    lcp->wLinear[9 + 4] = 1.0;
+
+    for ( int k = 0; k < n; ++k )
+    {
+        lambda[k] = k == 3 ? (double)NAN : ( k == 4 ? (double)INFINITY : 0.0 );
+    }
+    stats = cntSolve( solver, &lcp->problem, lambda, NULL, 10000, 1e-9, -1.0 );
+    failures += stats.status != cn_solveConverged;
+    ck_assert_msg( failures == 0, "%s: %d failures", solver->name, failures );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// M = [1 -2; -3 1], q = (-1, -1): every sweep multiplies the iterate (PGS: by 6), the residual
+// grows past 1e6 times the initial one; lambda is the best iterate, here the starting zero
+START_TEST( non_symmetric_problem_diverges_and_keeps_the_best_iterate )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateLcp( 2, 0 );
+    static const double m[4] = { 1, -2, -3, 1 };
+    static const double q[2] = { -1, -1 };
+    cntSetDense( lcp, 2, m, q );
+    double lambda[2] = { 0, 0 };
+    double initial = cnSolverResidual( &lcp->problem, lambda, NULL );
+    cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, NULL, 1000, 1e-8, -1.0 );
+    ck_assert_msg( stats.status == cn_solveDiverged, "%s: %s", solver->name,
+                   cnSolveStatusName( stats.status ) );
+    ck_assert_int_gt( stats.iterations, 1 );
+    ck_assert_int_lt( stats.iterations, 1000 );
+    ck_assert( isfinite( lambda[0] ) && isfinite( lambda[1] ) );
+    ck_assert( stats.residual <= initial );
+    ck_assert( stats.residual == cnSolverResidual( &lcp->problem, lambda, NULL ) );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+START_TEST( zero_diagonal_is_unsupported_and_lambda_untouched )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateLcp( 2, 0 );
+    static const double m[4] = { 0, 1, 1, 1 };
+    static const double q[2] = { -1, -1 };
+    cntSetDense( lcp, 2, m, q );
+    double lambda[2] = { 7, 8 };
+    cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, NULL, 100, 1e-8, -1.0 );
+    ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    ck_assert_int_eq( stats.iterations, 0 );
+    ck_assert( lambda[0] == 7 && lambda[1] == 8 );
+
+    // matrix-free: a row with an all-zero Jacobian, and a negative diagonal entry
+    cntDestroyLcp( lcp );
+    lcp = cntCreateLcp( 2, 1 );
+    int body = cntAddBody( lcp, 1.0, 1.0, 1.0, 1.0, 0, 0, -1 );
+    cntAddContact( lcp, -1, body, s_zero3, s_zero3, s_up, NULL, NULL, 0.0, false );
+    cntAddRow( lcp, cn_rowNormal, -1, body, NULL, s_zero6 );
+    cntFinishB( lcp );
+    stats = cntSolve( solver, &lcp->problem, lambda, NULL, 100, 1e-8, -1.0 );
+    ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    ck_assert( lambda[0] == 7 && lambda[1] == 8 );
+    lcp->wLinear[8] = -1.0;
+    lcp->problem.rowCount = 1;
+    stats = cntSolve( solver, &lcp->problem, lambda, NULL, 100, 1e-8, -1.0 );
+    ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    ck_assert( lambda[0] == 7 );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// Started from the exact solution of the stack, the solvers stop at once (0 sweeps: the guess is
+// checked before the first sweep) and keep it
+START_TEST( warm_start_from_the_solution_converges_at_once )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateStack( 3, 0.2, 0.5 );
+    int n = lcp->problem.rowCount;
+    double lambda[36] = { 0 };
+    const cnSolverVTable* pgs = cnFindSolver( "pgs" );
+    cnSolverStats stats = cntSolve( pgs, &lcp->problem, lambda, NULL, 100000, 1e-13, -1.0 );
+    ck_assert_int_eq( stats.status, cn_solveConverged );
+    double exact[36];
+    memcpy( exact, lambda, sizeof( exact ) );
+
+    double dv[18] = { 0 };
+    stats = cntSolve( solver, &lcp->problem, lambda, dv, 100, 1e-12, -1.0 );
+    ck_assert_int_eq( stats.status, cn_solveConverged );
+    ck_assert_int_le( stats.iterations, 1 );
+    int failures = 0;
+    for ( int k = 0; k < n; ++k )
+    {
+        failures += fabs( lambda[k] - exact[k] ) > 1e-12;
+    }
+    // deltaVelocity is filled even when no sweep ran: every box stops
+    for ( int k = 0; k < 3; ++k )
+    {
+        failures += fabs( lcp->freeVelocity[6 * k + 2] + dv[6 * k + 2] ) > 1e-12;
+    }
+    ck_assert_int_eq( failures, 0 );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// No rows, a broken problem, NULL lambda: statuses, never a crash
+START_TEST( degenerate_inputs )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cnSolverProblem empty = { 0 };
+    cnSolverSolution solution = { NULL, NULL };
+    cnSolverStats stats;
+    solver->solve( NULL, NULL, &empty, &solution, NULL, &stats );
+    ck_assert_int_eq( stats.status, cn_solveConverged );
+    ck_assert_int_eq( stats.iterations, 0 );
+    ck_assert( stats.residual == 0.0 );
+
+    cntLcp* lcp = cntCreateStack( 1, 0.1, 0.5 );
+    double dv[6] = { 1, 1, 1, 1, 1, 1 };
+    // rows removed but a body remains: its velocity change is zero
+    lcp->problem.rowCount = 0;
+    solution.deltaVelocity = dv;
+    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, &stats );
+    ck_assert_int_eq( stats.status, cn_solveConverged );
+    ck_assert( dv[0] == 0.0 && dv[5] == 0.0 );
+    lcp->problem.rowCount = 12;
+
+    solution.lambda = NULL;
+    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, &stats );
+    ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    double lambda[12] = { 0 };
+    solution.lambda = lambda;
+    lcp->bodyB[3] = 5; // no such body
+    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, &stats );
+    ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    lcp->bodyB[3] = 0;
+    lcp->normalOf[1] = 2; // a friction row must point at a normal row
+    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, NULL );
+    lcp->normalOf[1] = 0;
+    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, &stats );
+    ck_assert_int_ne( stats.status, cn_solveUnsupported );
+    solver->solve( NULL, NULL, NULL, &solution, NULL, &stats );
+    ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+Suite* cntSweepsSuite( void )
+{
+    Suite* suite = suite_create( "sweeps" );
+    TCase* tc = tcase_create( "solvers" );
+    tcase_add_loop_test( tc, vtables_describe_themselves, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, sphere_on_ground_one_sweep_gives_m_v, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, two_body_row_uses_both_w_blocks, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, friction_stops_at_mu_lambda_n, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, stack_of_boxes_converges_with_default_relaxation, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, spinning_stack_converges_with_default_relaxation, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, one_sweep_on_a_coupled_problem_reports_max_iterations, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, nan_input_reports_nonfinite_and_keeps_lambda_finite, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, non_symmetric_problem_diverges_and_keeps_the_best_iterate, 0,
+                         CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, zero_diagonal_is_unsupported_and_lambda_untouched, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, warm_start_from_the_solution_converges_at_once, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, degenerate_inputs, 0, CNT_SWEEP_SOLVERS );
+    suite_add_tcase( suite, tc );
+    return suite;
+}
