@@ -131,20 +131,18 @@ static int cnComparePair( int a0, int b0, int a1, int b1 )
 
 // carry warm-start impulses from the old points to the new ones with the same feature id
 static void cnMatchImpulses( cnContact* contact, const cnManifold* old, const double* oldNormal,
-                             double ( *oldTangent )[2] )
+                             const cnVec3* oldTangent )
 {
     for ( int i = 0; i < contact->manifold.pointCount; ++i )
     {
         contact->normalImpulse[i] = 0.0;
-        contact->tangentImpulse[i][0] = 0.0;
-        contact->tangentImpulse[i][1] = 0.0;
+        contact->tangentImpulse[i] = cn_vec3Zero;
         for ( int j = 0; j < old->pointCount; ++j )
         {
             if ( old->points[j].id == contact->manifold.points[i].id )
             {
                 contact->normalImpulse[i] = oldNormal[j];
-                contact->tangentImpulse[i][0] = oldTangent[j][0];
-                contact->tangentImpulse[i][1] = oldTangent[j][1];
+                contact->tangentImpulse[i] = oldTangent[j];
                 break;
             }
         }
@@ -256,7 +254,7 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         cnContact* contact = set->contacts + i;
         cnManifold previous = contact->manifold;
         double oldNormal[CN_MAX_MANIFOLD_POINTS];
-        double oldTangent[CN_MAX_MANIFOLD_POINTS][2];
+        cnVec3 oldTangent[CN_MAX_MANIFOLD_POINTS];
         memcpy( oldNormal, contact->normalImpulse, sizeof( oldNormal ) );
         memcpy( oldTangent, contact->tangentImpulse, sizeof( oldTangent ) );
 
@@ -280,6 +278,19 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         else if ( status == cn_statusNonFinite )
         {
             report->warnings |= cn_warnNonFiniteContact;
+        }
+        // points in feature-id order: the solver meets them in the same order every step
+        cnManifold* m = &contact->manifold;
+        for ( int k = 1; k < m->pointCount; ++k )
+        {
+            cnManifoldPoint point = m->points[k];
+            int j = k - 1;
+            while ( j >= 0 && m->points[j].id > point.id )
+            {
+                m->points[j + 1] = m->points[j];
+                j -= 1;
+            }
+            m->points[j + 1] = point;
         }
         cnMatchImpulses( contact, &previous, oldNormal, oldTangent );
 

@@ -34,8 +34,9 @@ typedef struct cnContact
     uint16_t generationB; // shape slot does not inherit a stale contact
     uint32_t flags;
     cnManifold manifold;
-    double normalImpulse[CN_MAX_MANIFOLD_POINTS];     // warm start, N s
-    double tangentImpulse[CN_MAX_MANIFOLD_POINTS][2]; // warm start, N s
+    double normalImpulse[CN_MAX_MANIFOLD_POINTS];  // warm start, N s
+    cnVec3 tangentImpulse[CN_MAX_MANIFOLD_POINTS]; // warm start, N s, world frame: the tangent
+                                                   // basis may turn from step to step
 } cnContact;
 
 typedef struct cnContactSet

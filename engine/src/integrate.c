@@ -90,8 +90,11 @@ bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratc
     scratch->savedTransform = cnArenaAlloc( &world->arena, (size_t)n * sizeof( cnTransform ), 16 );
     scratch->savedLinear = cnArenaAlloc( &world->arena, (size_t)n * sizeof( cnVec3 ), 16 );
     scratch->savedAngular = cnArenaAlloc( &world->arena, (size_t)n * sizeof( cnVec3 ), 16 );
+    scratch->pseudoLinear = cnArenaAlloc( &world->arena, (size_t)n * sizeof( cnVec3 ), 16 );
+    scratch->pseudoAngular = cnArenaAlloc( &world->arena, (size_t)n * sizeof( cnVec3 ), 16 );
     if ( scratch->angularMomentum == NULL || scratch->savedCenter == NULL ||
-         scratch->savedTransform == NULL || scratch->savedLinear == NULL || scratch->savedAngular == NULL )
+         scratch->savedTransform == NULL || scratch->savedLinear == NULL || scratch->savedAngular == NULL ||
+         scratch->pseudoLinear == NULL || scratch->pseudoAngular == NULL )
     {
         return false;
     }
@@ -99,6 +102,8 @@ bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratc
     memcpy( scratch->savedTransform, b->transform, (size_t)n * sizeof( cnTransform ) );
     memcpy( scratch->savedLinear, b->linearVelocity, (size_t)n * sizeof( cnVec3 ) );
     memcpy( scratch->savedAngular, b->angularVelocity, (size_t)n * sizeof( cnVec3 ) );
+    memset( scratch->pseudoLinear, 0, (size_t)n * sizeof( cnVec3 ) );
+    memset( scratch->pseudoAngular, 0, (size_t)n * sizeof( cnVec3 ) );
 
     bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
     for ( int row = 0; row < n; ++row )
@@ -148,10 +153,12 @@ void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch*
         }
 
         // move the centre of mass, rotate about it by the exponential map, keep q unit
-        cnVec3 omega = b->angularVelocity[row];
+        // (plus the split-impulse pass's position-only velocities, forgotten after this move)
+        cnVec3 omega = cnAdd( b->angularVelocity[row], scratch->pseudoAngular[row] );
         cnQuat q =
             cnNormalizeQuat( cnMulQuat( cnQuatExp( cnScale( timeStep, omega ) ), b->transform[row].q ) );
-        cnVec3 center = cnMulAdd( b->center[row], timeStep, b->linearVelocity[row] );
+        cnVec3 center =
+            cnMulAdd( b->center[row], timeStep, cnAdd( b->linearVelocity[row], scratch->pseudoLinear[row] ) );
         b->center[row] = center;
         b->transform[row].q = q;
         b->transform[row].p = cnSub( center, cnRotate( q, b->localCenter[row] ) );

@@ -28,6 +28,7 @@
 
 #include "cairn/cairn.h"
 #include "cairn/scene.h"
+#include "cairn/solver.h"
 
 #include <cjson/cJSON.h>
 
@@ -2292,6 +2293,18 @@ static bool cnReadSolver( cnLoader* L, const cJSON* item, cnSolverSettings* solv
                 "a solver name: a lower-case letter, then lower-case letters, digits or '_', "
                 "at most 31 in all",
                 name );
+        }
+        if ( cnFindSolver( name->valuestring ) == NULL )
+        {
+            char names[160] = "";
+            for ( int i = 0; i < cnGetSolverCount(); ++i )
+            {
+                size_t used = strlen( names );
+                cnFormat( names + used, (int)( sizeof( names ) - used ), "%s%s", i > 0 ? ", " : "",
+                          cnGetSolverAt( i )->name );
+            }
+            return cnFail( L, cn_statusSchemaError, "unknown solver \"%s\" (registered: %s)",
+                           name->valuestring, names );
         }
         cnFormat( solver->name, (int)sizeof( solver->name ), "%s", name->valuestring );
         cnPop( L );

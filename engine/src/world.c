@@ -10,6 +10,7 @@
 
 #include "world.h"
 
+#include "constraint.h"
 #include "core.h"
 
 #include <stdio.h>
@@ -122,7 +123,8 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
     if ( !( isfinite( def->contactMargin ) && def->contactMargin >= 0.0 ) ||
          !( isfinite( def->aabbMargin ) && def->aabbMargin >= 0.0 ) )
     {
-        cnFormat( message, size, "world def: contactMargin and aabbMargin must be numbers >= 0, got %g and %g",
+        cnFormat( message, size,
+                  "world def: contactMargin and aabbMargin must be numbers >= 0, got %g and %g",
                   def->contactMargin, def->aabbMargin );
         return false;
     }
@@ -189,6 +191,14 @@ cnWorldId cnCreateWorld( const cnWorldDef* def )
     world->freeShape = CN_NULL_INDEX;
     cnCreateArena( &world->arena, &world->allocator, 0 );
     cnCreateContactSet( world );
+    char solverMessage[256];
+    cnStatus solverStatus = cnInitWorldSolver( world, &def->solver, solverMessage, sizeof( solverMessage ) );
+    if ( solverStatus != cn_statusOk )
+    {
+        cnLogWorld( world, cn_logError, solverStatus, "cnCreateWorld: %s", solverMessage );
+        cnDestroyWorld( cnMakeWorldId( world ) );
+        return cn_nullWorldId;
+    }
     memcpy( world->report.solverName, def->solver.name, sizeof( world->report.solverName ) );
 
     // early capacity, from the hint; failing here only means growing later
@@ -226,6 +236,7 @@ cnStatus cnDestroyWorld( cnWorldId worldId )
         cnFree( &world->allocator, world->bodies.name[row],
                 world->bodies.name[row] != NULL ? strlen( world->bodies.name[row] ) + 1 : 0 );
     }
+    cnDestroyWorldSolver( world );
     cnDestroyContactSet( world );
     cnDestroyNames( world );
     cnBodyStore_Destroy( &world->bodies, &world->allocator );
@@ -324,20 +335,25 @@ cnStatus cnWorld_SetSolverSettings( cnWorldId worldId, const cnSolverSettings* s
     {
         return cn_statusInvalidId;
     }
-    if ( settings == NULL || memchr( settings->name, 0, sizeof( settings->name ) ) == NULL ||
-         settings->name[0] == 0 || settings->iterations <= 0 ||
-         !( isfinite( settings->tolerance ) && settings->tolerance >= 0.0 ) )
+    if ( settings == NULL || memchr( settings->name, 0, sizeof( settings->name ) ) == NULL )
     {
         cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
-                    "cnWorld_SetSolverSettings: need a name, iterations > 0 and tolerance >= 0" );
+                    "cnWorld_SetSolverSettings: no solver name" );
         return cn_statusInvalidArgument;
     }
-    if ( world->locked )
+    if ( world->stepping )
     {
         return cn_statusWorldLocked;
     }
-    world->def.solver = *settings;
-    memcpy( world->report.solverName, settings->name, sizeof( world->report.solverName ) );
+    char message[256];
+    cnStatus status = cnInitWorldSolver( world, settings, message, sizeof( message ) );
+    if ( status != cn_statusOk )
+    {
+        cnLogWorld( world, cn_logError, status, "cnWorld_SetSolverSettings: %s", message );
+        return status;
+    }
+    world->def.solver.iterations = settings->iterations;
+    world->def.solver.tolerance = settings->tolerance;
     return cn_statusOk;
 }
 
@@ -587,16 +603,33 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     if ( collided != cn_statusOk )
     {
         // nothing moved yet: put the velocities back, so the failed step leaves no trace
-        int n = world->bodies.count;
-        memcpy( world->bodies.linearVelocity, scratch.savedLinear, (size_t)n * sizeof( cnVec3 ) );
-        memcpy( world->bodies.angularVelocity, scratch.savedAngular, (size_t)n * sizeof( cnVec3 ) );
+        for ( int row = 0; row < world->bodies.count; ++row )
+        {
+            world->bodies.linearVelocity[row] = scratch.savedLinear[row];
+            world->bodies.angularVelocity[row] = scratch.savedAngular[row];
+        }
         world->locked = false;
         world->stepping = false;
         cnLogWorld( world, cn_logError, collided, "cnWorld_Step: collision: %s", cnStatusString( collided ) );
         return collided;
     }
 
-    // 5-6 assembly and the solve come with the solver layer
+    // 5-6 assembly of the contact rows and the solve; the velocities take the result
+    ticks = cnGetTicks();
+    cnStatus solved = cnSolveContacts( world, timeStep, &scratch );
+    if ( solved != cn_statusOk )
+    {
+        for ( int row = 0; row < world->bodies.count; ++row )
+        {
+            world->bodies.linearVelocity[row] = scratch.savedLinear[row];
+            world->bodies.angularVelocity[row] = scratch.savedAngular[row];
+        }
+        world->locked = false;
+        world->stepping = false;
+        cnLogWorld( world, cn_logError, solved, "cnWorld_Step: contact solve: %s", cnStatusString( solved ) );
+        return solved;
+    }
+    report->solveMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
 
     // 7 integrate positions and orientations
     ticks = cnGetTicks();

@@ -14,6 +14,7 @@
 #include "contact.h"
 
 #include "cairn/cairn.h"
+#include "cairn/solver.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -142,6 +143,11 @@ typedef struct cnWorld
 
     cnContactSet contacts;
 
+    // the constraint solver and its parameter values (constraint.c)
+    const cnSolverVTable* solver;
+    void* solverState;
+    double solverParams[16];
+
     cnStepReport report;
     int64_t stepIndex;
     double time;
@@ -193,6 +199,8 @@ typedef struct cnStepScratch
     cnTransform* savedTransform;
     cnVec3* savedLinear;
     cnVec3* savedAngular;
+    cnVec3* pseudoLinear;  // (count) position-only velocities of the split-impulse pass
+    cnVec3* pseudoAngular; // (count)
 } cnStepScratch;
 
 void cnApplyGravity( cnWorld* world );

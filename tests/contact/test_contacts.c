@@ -51,6 +51,7 @@ static cnContactData cntOnlyContact( void )
 
 // a unit box resting 1 cm deep in the ground: four points at its bottom corners, all 1 cm deep,
 // normal up (from the ground, created first, to the box); the same features over 1,000 steps
+// while the solver lifts it out to the penetration slop
 START_TEST( box_rests_on_plane_with_four_stable_points )
 {
     cnGeometry box = { .type = cn_boxShape, .box = { { 0.5, 0.5, 0.5 } } };
@@ -88,7 +89,8 @@ START_TEST( box_rests_on_plane_with_four_stable_points )
     cnStepReport report = cnWorld_GetStepReport( s_world );
     ck_assert_int_eq( report.contactCount, 4 );
     ck_assert_int_eq( report.manifoldCount, 1 );
-    CNT_ASSERT_ABS( report.maxPenetration, 0.01, 1e-9 );
+    // the solver's position pass pushed the box out to the allowed 5 mm penetration slop, no further
+    CNT_ASSERT_ABS( report.maxPenetration, 0.005, 1e-4 );
 }
 END_TEST
 
@@ -161,45 +163,46 @@ START_TEST( sphere_one_point_box_on_box_four )
 }
 END_TEST
 
-// a kinematic ball sweeps through a dynamic one: the contact begins, then ends, once each
+// a ball thrown at a fixed ball bounces off elastically: the contact begins once and ends once
 START_TEST( begin_and_end_events )
 {
     cnGeometry sphere = { .type = cn_sphereShape, .sphere = { 0.5 } };
-    cnBodyId still = cntDynamicBody( cnMakeVec3( 0.0, 0.0, 5.0 ), cn_quatIdentity, &sphere );
-    cnBodyDef moverDef = cnDefaultBodyDef();
-    moverDef.type = cn_kinematicBody;
-    moverDef.position = cnMakeVec3( -3.0, 0.0, 5.0 );
-    moverDef.linearVelocity = cnMakeVec3( 1.0, 0.0, 0.0 );
-    cnBodyId mover = cnCreateBody( s_world, &moverDef );
+    cnBodyDef postDef = cnDefaultBodyDef();
+    postDef.type = cn_staticBody;
+    postDef.position = cnMakeVec3( 0.0, 0.0, 5.0 );
+    cnBodyId post = cnCreateBody( s_world, &postDef );
     cnShapeDef shapeDef = cnDefaultShapeDef();
-    cnShapeId moverShape = cnCreateShape( mover, &shapeDef, &sphere );
+    cnShapeId postShape = cnCreateShape( post, &shapeDef, &sphere );
+
+    cnBodyDef ballDef = cnDefaultBodyDef();
+    ballDef.position = cnMakeVec3( -3.0, 0.0, 5.0 );
+    ballDef.linearVelocity = cnMakeVec3( 2.0, 0.0, 0.0 );
+    cnBodyId ball = cnCreateBody( s_world, &ballDef );
+    shapeDef.material.restitution = 1.0;
+    cnCreateShape( ball, &shapeDef, &sphere );
 
     int begins = 0;
     int ends = 0;
     double beganAt = 0.0;
-    double endedAt = 0.0;
-    for ( int step = 0; step < 600; ++step )
+    for ( int step = 0; step < 300; ++step )
     {
         ck_assert_int_eq( cnWorld_Step( s_world, 0.01 ), cn_statusOk );
         cnContactEvents events = cnWorld_GetContactEvents( s_world );
-        double x = cnBody_GetPosition( mover ).x;
         for ( int i = 0; i < events.beginCount; ++i )
         {
-            ck_assert( CN_ID_EQUALS( events.beginEvents[i].shapeA, moverShape ) ||
-                       CN_ID_EQUALS( events.beginEvents[i].shapeB, moverShape ) );
+            ck_assert( CN_ID_EQUALS( events.beginEvents[i].shapeA, postShape ) ||
+                       CN_ID_EQUALS( events.beginEvents[i].shapeB, postShape ) );
             begins += 1;
-            beganAt = x;
+            beganAt = cnBody_GetPosition( ball ).x;
         }
         ends += events.endCount;
-        endedAt = events.endCount > 0 ? x : endedAt;
     }
     ck_assert_int_eq( begins, 1 );
     ck_assert_int_eq( ends, 1 );
-    // contacts are found at the start of a step, within the speculative margin: the centres are
-    // then about one diameter apart, and the mover is one step further when the step ends
-    ck_assert_msg( beganAt > -1.0 - 0.02 - 0.011 && beganAt < -1.0 + 0.011, "began at x = %g", beganAt );
-    ck_assert_msg( endedAt > 1.0 && endedAt < 1.0 + 0.02 + 0.021, "ended at x = %g", endedAt );
-    ck_assert( cnBody_GetPosition( still ).x == 0.0 );
+    // contacts are found within the speculative margin, so the centres are about a diameter apart
+    ck_assert_msg( beganAt > -1.0 - 0.02 - 0.021 && beganAt < -1.0 + 0.001, "began at x = %g", beganAt );
+    // an elastic bounce off a fixed ball: the ball comes back at the speed it came in
+    CNT_ASSERT_REL( cnBody_GetLinearVelocity( ball ).x, -2.0, 1e-9 );
 }
 END_TEST
 

@@ -305,6 +305,9 @@ static const cntBadScene cnt_badScenes[] = {
       "got string \"PGS\"",
       ":3:25: world.solver.name: expected a solver name: a lower-case letter, then lower-case letters, digits or "
       "'_', at most 31 in all, got string \"PGS\"" },
+    { "bad_unknown_solver.json", cn_statusSchemaError, 3, 25, "world.solver.name",
+      "unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke)",
+      ":3:25: world.solver.name: unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke)" },
     { "bad_iterations.json", cn_statusSchemaError, 3, 46, "world.solver.iterations",
       "expected a positive integer, got 2.5",
       ":3:46: world.solver.iterations: expected a positive integer, got 2.5" },
@@ -838,7 +841,7 @@ START_TEST( every_key_reaches_its_field )
     ck_assert_int_eq( def.dynamics, cn_dynamicsOverdamped );
     ck_assert( def.enableSleep );
     CNT_ASSERT_REL( def.viscosity, 0.001, 0.0 );
-    ck_assert_str_eq( def.solver.name, "pgs_sm" );
+    ck_assert_str_eq( def.solver.name, "psor" );
     ck_assert_int_eq( def.solver.iterations, 25 );
     CNT_ASSERT_REL( def.solver.tolerance, 1e-8, 0.0 );
     // the allocator of options.worldDef
@@ -953,9 +956,8 @@ START_TEST( unknown_keys_warn_with_their_place )
     options.worldDef = cntWorldDef( &capture, &allocator );
     cnScene scene;
     cnSceneError error;
-    ck_assert_int_eq(
-        cnLoadSceneFile( CN_TEST_DATA_DIR "/good_unknown_keys.json", &options, &scene, &error ),
-        cn_statusOk );
+    ck_assert_int_eq( cnLoadSceneFile( CN_TEST_DATA_DIR "/good_unknown_keys.json", &options, &scene, &error ),
+                      cn_statusOk );
     ck_assert_int_eq( capture.warningCount, 5 );
     ck_assert_int_eq( capture.errorCount, 0 );
     ck_assert_int_eq( capture.lastStatus, cn_statusSchemaError );
@@ -1051,7 +1053,7 @@ START_TEST( overrides_change_values )
         // the file has no world.solver: it is created
         "world.solver.iterations=25",
         // not JSON: taken as a string
-        "world.solver.name=pgs_sm",
+        "world.solver.name=psor",
         "world.dynamics=overdamped",
         "materials.steel.density=1000",
         "bodies[0].shapes[0].radius=0.2",
@@ -1069,7 +1071,7 @@ START_TEST( overrides_change_values )
     CNT_ASSERT_REL( def.timeStep, 0.002, 0.0 );
     CNT_ASSERT_VEC3( def.gravity, 0.0, 0.0, -1.62, 0.0 );
     ck_assert_int_eq( def.solver.iterations, 25 );
-    ck_assert_str_eq( def.solver.name, "pgs_sm" );
+    ck_assert_str_eq( def.solver.name, "psor" );
     ck_assert_int_eq( def.dynamics, cn_dynamicsOverdamped );
     cnBodyId ball = cntFindBody( &load, "ball" );
     CNT_ASSERT_VEC3( cnBody_GetPosition( ball ), 1.0, 2.0, 3.0, 0.0 );

@@ -16,6 +16,7 @@
 #include "cairn/base.h"
 #include "cairn/id.h"
 #include "cairn/math.h"
+#include "cairn/solver.h"
 #include "cairn/status.h"
 #include "cairn/types.h"
 
@@ -33,8 +34,8 @@ CN_API bool cnWorld_IsValid( cnWorldId worldId );
 
 /// Advance the world by `timeStep` seconds (> 0, finite). Runs the pipeline: systems at
 /// cn_stageBegin, gravity, systems at cn_stageForces, predict, collision (contacts are found and
-/// reported; the solver layer that acts on them comes next), integrate, systems at cn_stageEnd. cn_statusWorldLocked when called from a
-/// system of the same world.
+/// reported; the solver layer that acts on them comes next), integrate, systems at cn_stageEnd.
+/// cn_statusWorldLocked when called from a system of the same world.
 CN_API cnStatus cnWorld_Step( cnWorldId worldId, double timeStep );
 
 /// What the last step did. Zero for an invalid id.
@@ -51,8 +52,23 @@ CN_API cnDynamicsMode cnWorld_GetDynamics( cnWorldId worldId );
 /// The def the world was created with, as changed since by the setters.
 CN_API cnWorldDef cnWorld_GetDef( cnWorldId worldId );
 
-/// Replace the recorded solver settings.
+/// Swap the solver and set its iteration limit and tolerance (see cnWorld_SetSolver).
 CN_API cnStatus cnWorld_SetSolverSettings( cnWorldId worldId, const cnSolverSettings* settings );
+
+/// Swap the constraint solver between two steps, by registered name. The new solver starts with
+/// its defaults, except the common parameters "iterations", "tolerance" and "warm_start", which
+/// carry over. Warm-start impulses live in the contact cache, not in the solver, so they survive
+/// the swap. cn_statusInvalidArgument for an unknown name (logged with the registered ones),
+/// cn_statusWorldLocked from inside a step.
+CN_API cnStatus cnWorld_SetSolver( cnWorldId worldId, const char* name );
+
+/// Set a parameter of the current solver (its table: cnWorld_GetSolver()->params). Checked
+/// against the parameter's range.
+CN_API cnStatus cnWorld_SetSolverParam( cnWorldId worldId, const char* name, double value );
+CN_API cnStatus cnWorld_GetSolverParam( cnWorldId worldId, const char* name, double* value );
+
+/// The current solver. NULL for an invalid id.
+CN_API const cnSolverVTable* cnWorld_GetSolver( cnWorldId worldId );
 
 /// Number of bodies alive.
 CN_API int cnWorld_GetBodyCount( cnWorldId worldId );

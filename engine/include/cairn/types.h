@@ -43,7 +43,7 @@ typedef enum cnDynamicsMode
     cn_dynamicsModeCount
 } cnDynamicsMode;
 
-/// Constraint-solver settings recorded with a world. The solver layer reads them.
+/// Constraint-solver choice of a world def: the solver and its two common parameters.
 typedef struct cnSolverSettings
 {
     /// Registered solver name, lower case, e.g. "pgs".
@@ -75,7 +75,8 @@ typedef struct cnWorldDef
     double aabbMargin;
     /// Sleeping of resting islands. Recorded; islands and sleep arrive with the solver layer.
     bool enableSleep;
-    /// Solver settings. Default "pgs", 10 iterations, tolerance 1e-6.
+    /// Solver (a registered name, see cnGetSolverAt) with its iteration limit and tolerance.
+    /// Default "pgs", 10 iterations, tolerance 1e-6.
     cnSolverSettings solver;
     /// Capacity hint: storage grows past it, it only avoids early reallocations.
     int bodyCapacity;
@@ -295,10 +296,15 @@ typedef struct cnStepReport
     double maxPenetration;
     /// Shape pairs whose bounding boxes overlap (narrowphase candidates).
     int pairCount;
-    /// Solver name, iterations and merit residual (0 until the solver layer exists).
+    /// Solver name, its rows, iterations, merit residual (cnSolverResidual) and how the solve
+    /// ended (a cnSolveStatus); `solverFrictionless` when the solver takes no friction rows and
+    /// was fed normal rows only.
     char solverName[32];
+    int solverRows;
     int solverIterations;
     double solverResidual;
+    int solverStatus;
+    bool solverFrictionless;
     /// Bodies whose state went non-finite this step and were put back.
     int nonFiniteCount;
     /// Kinetic energy of the dynamic bodies after the step, J.
@@ -308,6 +314,7 @@ typedef struct cnStepReport
     double systemsMs;
     double predictMs;
     double collideMs;
+    double solveMs;
     double integrateMs;
     double stepMs;
 } cnStepReport;

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+// Contact dynamics against closed forms: friction on an incline, restitution, resting stacks, and
+// solver swaps in the middle of a run.
+#include "dynamics_suites.h"
+#include "test_support.h"
+
+#include <string.h>
+
+static cnWorldId cntWorld( double timeStep, const char* solver )
+{
+    cnWorldDef def = cnDefaultWorldDef();
+    def.timeStep = timeStep;
+    snprintf( def.solver.name, sizeof( def.solver.name ), "%s", solver );
+    return cnCreateWorld( &def );
+}
+
+static cnBodyId cntBox( cnWorldId world, cnBodyType type, cnVec3 position, cnQuat orientation, cnVec3 half,
+                        double friction, double restitution )
+{
+    cnBodyDef bodyDef = cnDefaultBodyDef();
+    bodyDef.type = type;
+    bodyDef.position = position;
+    bodyDef.orientation = orientation;
+    cnBodyId body = cnCreateBody( world, &bodyDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    shapeDef.material.friction = friction;
+    shapeDef.material.restitution = restitution;
+    cnBox box = { half };
+    ck_assert( CN_IS_NON_NULL( cnCreateBoxShape( body, &shapeDef, &box ) ) );
+    return body;
+}
+
+// a box on a 20-degree slope: the slope's top face through the origin, its normal n, its
+// downhill direction d; the box rests on it, its centre 0.5 m above the face
+typedef struct cntSlope
+{
+    cnWorldId world;
+    cnBodyId box;
+    cnVec3 downhill;
+    cnVec3 start;
+} cntSlope;
+
+static cntSlope cntMakeSlope( double friction, double timeStep )
+{
+    cntSlope slope;
+    double angle = 20.0 * CN_PI / 180.0;
+    slope.world = cntWorld( timeStep, "pgs" );
+    cnQuat tilt = cnQuatFromAxisAngle( cnMakeVec3( 1.0, 0.0, 0.0 ), angle );
+    cnVec3 n = cnRotate( tilt, cnMakeVec3( 0.0, 0.0, 1.0 ) );
+    slope.downhill = cnRotate( tilt, cnMakeVec3( 0.0, -1.0, 0.0 ) );
+    if ( slope.downhill.z > 0.0 )
+    {
+        slope.downhill = cnNeg( slope.downhill );
+    }
+    // the slope: a big static box whose top face passes through the origin
+    cntBox( slope.world, cn_staticBody, cnScale( -1.0, n ), tilt, cnMakeVec3( 20.0, 20.0, 1.0 ), friction,
+            0.0 );
+    slope.start = cnScale( 0.5, n );
+    slope.box =
+        cntBox( slope.world, cn_dynamicBody, slope.start, tilt, cnMakeVec3( 0.5, 0.5, 0.5 ), friction, 0.0 );
+    return slope;
+}
+
+// friction 0.5 > tan 20 deg = 0.364: the box stays put
+START_TEST( box_sticks_on_incline )
+{
+    cntSlope slope = cntMakeSlope( 0.5, 1.0 / 60.0 );
+    for ( int i = 0; i < 300; ++i )
+    {
+        ck_assert_int_eq( cnWorld_Step( slope.world, 1.0 / 60.0 ), cn_statusOk );
+    }
+    double drift = cnLength( cnSub( cnBody_GetPosition( slope.box ), slope.start ) );
+    printf( "incline, friction 0.5: drift after 5 s %.3g m\n", drift );
+    ck_assert_msg( drift < 1e-3, "the box moved %g m in 5 s", drift );
+    cnDestroyWorld( slope.world );
+}
+END_TEST
+
+// friction 0.2: the box slides with a = g (sin 20 - 0.2 cos 20)
+START_TEST( box_slides_on_incline )
+{
+    double dt = 1.0 / 60.0;
+    cntSlope slope = cntMakeSlope( 0.2, dt );
+    double angle = 20.0 * CN_PI / 180.0;
+    double expected = 9.81 * ( sin( angle ) - 0.2 * cos( angle ) );
+    for ( int i = 0; i < 60; ++i )
+    {
+        cnWorld_Step( slope.world, dt );
+    }
+    double v1 = cnDot( cnBody_GetLinearVelocity( slope.box ), slope.downhill );
+    for ( int i = 0; i < 60; ++i )
+    {
+        cnWorld_Step( slope.world, dt );
+    }
+    double v2 = cnDot( cnBody_GetLinearVelocity( slope.box ), slope.downhill );
+    double a = ( v2 - v1 ) / 1.0;
+    printf( "incline, friction 0.2: acceleration %.5g, closed form %.5g\n", a, expected );
+    CNT_ASSERT_REL( a, expected, 0.01 );
+    cnDestroyWorld( slope.world );
+}
+END_TEST
+
+// restitution 0.5: the rebound reaches a quarter of the drop height
+START_TEST( sphere_bounces_to_a_quarter )
+{
+    double dt = 1.0 / 1000.0;
+    cnWorldId world = cntWorld( dt, "pgs" );
+    cnBodyDef groundDef = cnDefaultBodyDef();
+    groundDef.type = cn_staticBody;
+    cnBodyId ground = cnCreateBody( world, &groundDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    cnPlane plane = { { 0.0, 0.0, 1.0 }, 0.0 };
+    cnCreatePlaneShape( ground, &shapeDef, &plane );
+    double radius = 0.25;
+    double height = 2.0;
+    cnBodyDef ballDef = cnDefaultBodyDef();
+    ballDef.position = cnMakeVec3( 0.0, 0.0, radius + height );
+    cnBodyId ball = cnCreateBody( world, &ballDef );
+    shapeDef.material.restitution = 0.5;
+    cnSphere sphere = { radius };
+    cnCreateSphereShape( ball, &shapeDef, &sphere );
+
+    // fall, bounce, and record the top of the first rebound
+    double peak = 0.0;
+    bool bounced = false;
+    for ( int i = 0; i < 3000; ++i )
+    {
+        cnWorld_Step( world, dt );
+        double z = cnBody_GetPosition( ball ).z - radius;
+        double vz = cnBody_GetLinearVelocity( ball ).z;
+        bounced = bounced || vz > 0.0;
+        if ( bounced )
+        {
+            peak = fmax( peak, z );
+            if ( vz < 0.0 )
+            {
+                break;
+            }
+        }
+    }
+    printf( "restitution 0.5 from %g m: rebound %.5g m (a quarter: %g)\n", height, peak, 0.25 * height );
+    CNT_ASSERT_REL( peak, 0.25 * height, 0.02 );
+    cnDestroyWorld( world );
+}
+END_TEST
+
+// a short stack comes to rest and stays: boxes settle within the penetration slop
+START_TEST( short_stack_rests )
+{
+    cnWorldId world = cntWorld( 1.0 / 60.0, "pgs" );
+    cnBodyDef groundDef = cnDefaultBodyDef();
+    groundDef.type = cn_staticBody;
+    cnBodyId ground = cnCreateBody( world, &groundDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    cnPlane plane = { { 0.0, 0.0, 1.0 }, 0.0 };
+    cnCreatePlaneShape( ground, &shapeDef, &plane );
+    cnBodyId boxes[4];
+    for ( int i = 0; i < 4; ++i )
+    {
+        boxes[i] = cntBox( world, cn_dynamicBody, cnMakeVec3( 0.0, 0.0, 0.5 + i ), cn_quatIdentity,
+                           cnMakeVec3( 0.5, 0.5, 0.5 ), 0.6, 0.0 );
+    }
+    for ( int i = 0; i < 1200; ++i )
+    {
+        ck_assert_int_eq( cnWorld_Step( world, 1.0 / 60.0 ), cn_statusOk );
+    }
+    cnStepReport report = cnWorld_GetStepReport( world );
+    printf( "4-box stack after 20 s: kinetic energy %.3g J, %d contact points, penetration %.4g m\n",
+            report.kineticEnergy, report.contactCount, report.maxPenetration );
+    ck_assert_msg( report.kineticEnergy < 1e-6, "kinetic energy %g J", report.kineticEnergy );
+    for ( int i = 0; i < 4; ++i )
+    {
+        cnVec3 p = cnBody_GetPosition( boxes[i] );
+        ck_assert_msg( fabs( p.x ) < 0.02 && fabs( p.y ) < 0.02 && fabs( p.z - ( 0.5 + i ) ) < 0.02,
+                       "box %d at (%g, %g, %g)", i, p.x, p.y, p.z );
+    }
+    cnDestroyWorld( world );
+}
+END_TEST
+
+// swapping solvers every 10 steps keeps a resting stack at rest: the warm-start impulses live in
+// the contact cache and the new solver starts from them
+START_TEST( solver_swaps_are_seamless )
+{
+    cnWorldId world = cntWorld( 1.0 / 60.0, "pgs" );
+    cnBodyDef groundDef = cnDefaultBodyDef();
+    groundDef.type = cn_staticBody;
+    cnBodyId ground = cnCreateBody( world, &groundDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    cnPlane plane = { { 0.0, 0.0, 1.0 }, 0.0 };
+    cnCreatePlaneShape( ground, &shapeDef, &plane );
+    for ( int i = 0; i < 3; ++i )
+    {
+        cntBox( world, cn_dynamicBody, cnMakeVec3( 0.0, 0.0, 0.5 + i ), cn_quatIdentity,
+                cnMakeVec3( 0.5, 0.5, 0.5 ), 0.6, 0.0 );
+    }
+    for ( int i = 0; i < 600; ++i )
+    {
+        cnWorld_Step( world, 1.0 / 60.0 );
+    }
+    double settled = cnWorld_GetStepReport( world ).kineticEnergy;
+    const char* names[] = { "psor", "pgj", "pgs" };
+    double worst = 0.0;
+    for ( int i = 0; i < 600; ++i )
+    {
+        if ( i % 10 == 0 )
+        {
+            ck_assert_int_eq( cnWorld_SetSolver( world, names[( i / 10 ) % 3] ), cn_statusOk );
+        }
+        ck_assert_int_eq( cnWorld_Step( world, 1.0 / 60.0 ), cn_statusOk );
+        worst = fmax( worst, cnWorld_GetStepReport( world ).kineticEnergy );
+    }
+    printf( "solver swaps every 10 steps: kinetic energy at most %.3g J (settled %.3g J)\n", worst, settled );
+    ck_assert_msg( worst < 1e-3, "kinetic energy rose to %g J", worst );
+    ck_assert_int_eq( cnWorld_SetSolver( world, "nosuchsolver" ), cn_statusInvalidArgument );
+    ck_assert_str_eq( cnWorld_GetSolver( world )->name, "pgs" );
+    cnDestroyWorld( world );
+}
+END_TEST
+
+Suite* cntContactDynamicsSuite( void )
+{
+    Suite* suite = suite_create( "contact_dynamics" );
+    TCase* tc = tcase_create( "closed_forms" );
+    tcase_set_timeout( tc, 600 );
+    tcase_add_test( tc, box_sticks_on_incline );
+    tcase_add_test( tc, box_slides_on_incline );
+    tcase_add_test( tc, sphere_bounces_to_a_quarter );
+    tcase_add_test( tc, short_stack_rests );
+    tcase_add_test( tc, solver_swaps_are_seamless );
+    suite_add_tcase( suite, tc );
+    return suite;
+}
