@@ -33,6 +33,13 @@ void PrintLcpUsage( FILE* stream );
 int SolversCommand( int argc, char** argv );
 void PrintSolversUsage( FILE* stream );
 
+/// Matches "--name VALUE" and "--name=VALUE" at argv[*index]: 0 when it is another option, 1 with
+/// *value set (and *index advanced past a separate value), -1 when the value is missing.
+int MatchOption( int argc, char** argv, int* index, const char* name, const char** value );
+
+/// The file name part of a path.
+const char* BaseName( const char* path );
+
 /// Seconds on the monotonic clock, and process CPU seconds (all threads).
 double WallSeconds( void );
 double CpuSeconds( void );

@@ -92,34 +92,6 @@ static void FreeOptions( RunOptions* options )
     options->overrideCount = 0;
 }
 
-// Matches "--name VALUE" and "--name=VALUE". Returns 0 when argv[*index] is another option,
-// 1 with *value set (and *index advanced past a separate value), -1 when the value is missing.
-static int MatchOption( int argc, char** argv, int* index, const char* name, const char** value )
-{
-    const char* arg = argv[*index];
-    size_t length = strlen( name );
-    if ( strncmp( arg, name, length ) != 0 )
-    {
-        return 0;
-    }
-    if ( arg[length] == '=' )
-    {
-        *value = arg + length + 1;
-        return 1;
-    }
-    if ( arg[length] != '\0' )
-    {
-        return 0;
-    }
-    if ( *index + 1 >= argc )
-    {
-        return -1;
-    }
-    *index += 1;
-    *value = argv[*index];
-    return 1;
-}
-
 static bool ParseSteps( const char* text, int64_t* steps )
 {
     if ( text[0] < '0' || text[0] > '9' )
@@ -289,12 +261,6 @@ static double TotalKineticEnergy( cnWorldId worldId )
         energy += cnBody_GetKineticEnergy( bodies.ids[row] );
     }
     return energy;
-}
-
-static const char* BaseName( const char* path )
-{
-    const char* slash = strrchr( path, '/' );
-    return slash != NULL ? slash + 1 : path;
 }
 
 static bool WriteTraceHeader( FILE* trace )
