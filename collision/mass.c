@@ -24,7 +24,6 @@
 #include <math.h>
 #include <string.h>
 
-
 static cnMassData cnZeroMass( void )
 {
     cnMassData mass;

@@ -144,6 +144,15 @@ bool cnIsProblemValid( const cnSolverProblem* problem )
         }
     }
 
+    for ( int i = 0; problem->softness != NULL && i < n; ++i )
+    {
+        // also rejects NaN
+        if ( !( problem->softness[i] >= 0.0 ) || isinf( problem->softness[i] ) )
+        {
+            return false;
+        }
+    }
+
     for ( int i = 0; i < n; ++i )
     {
         switch ( problem->kind[i] )
@@ -235,9 +244,10 @@ void cnComputeDiagonal( const cnSolverProblem* problem, double* diagonal )
 {
     for ( int i = 0; i < problem->rowCount; ++i )
     {
+        double soft = problem->softness != NULL ? problem->softness[i] : 0.0;
         if ( problem->matrix != NULL )
         {
-            diagonal[i] = cnExplicitEntry( problem->matrix, i, i );
+            diagonal[i] = cnExplicitEntry( problem->matrix, i, i ) + soft;
             continue;
         }
         double sum = 0.0;
@@ -255,7 +265,7 @@ void cnComputeDiagonal( const cnSolverProblem* problem, double* diagonal )
             cnApplyW( problem, body, j, wj );
             sum += cnDot6( j, wj );
         }
-        diagonal[i] = sum;
+        diagonal[i] = sum + soft;
     }
 }
 
@@ -317,6 +327,7 @@ void cnComputeVelocity( const cnSolverProblem* problem, const double* lambda, do
 
 double cnRowValue( const cnSolverProblem* problem, const double* velocity, const double* lambda, int row )
 {
+    double soft = problem->softness != NULL ? problem->softness[row] * lambda[row] : 0.0;
     if ( problem->matrix != NULL )
     {
         const cnSparseMatrix* matrix = problem->matrix;
@@ -325,9 +336,9 @@ double cnRowValue( const cnSolverProblem* problem, const double* velocity, const
         {
             sum += matrix->value[k] * lambda[matrix->column[k]];
         }
-        return sum + problem->b[row];
+        return sum + soft + problem->b[row];
     }
-    double sum = 0.0;
+    double sum = soft;
     int body = problem->bodyA[row];
     if ( body >= 0 )
     {
@@ -716,6 +727,16 @@ static int cnAccumulateRow( const cnSolverProblem* problem, const int* rows, con
     return touchedCount;
 }
 
+// A + diag(softness) on a dense matrix
+static void cnAddDenseSoftness( const cnSolverProblem* problem, double* dense )
+{
+    int n = problem->rowCount;
+    for ( int i = 0; problem->softness != NULL && i < n; ++i )
+    {
+        dense[(size_t)i * (size_t)n + (size_t)i] += problem->softness[i];
+    }
+}
+
 double* cnBuildDenseMatrix( const cnSolverProblem* problem, cnArena* arena )
 {
     if ( arena == NULL || !cnIsProblemValid( problem ) || problem->rowCount > CN_DENSE_LIMIT )
@@ -743,6 +764,7 @@ double* cnBuildDenseMatrix( const cnSolverProblem* problem, cnArena* arena )
                 dense[i * n + matrix->column[k]] += matrix->value[k];
             }
         }
+        cnAddDenseSoftness( problem, dense );
         return dense;
     }
 
@@ -766,6 +788,7 @@ double* cnBuildDenseMatrix( const cnSolverProblem* problem, cnArena* arena )
             marked[touched[t]] = false;
         }
     }
+    cnAddDenseSoftness( problem, dense );
     return dense;
 }
 
@@ -866,7 +889,8 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
                 if ( c >= 0 )
                 {
                     column[at] = c;
-                    value[at] = source->value[e];
+                    value[at] = source->value[e] +
+                                ( c == local && problem->softness != NULL ? problem->softness[row] : 0.0 );
                     ++at;
                 }
             }
@@ -926,7 +950,8 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
         {
             int c = touched[t];
             column[at] = c;
-            value[at] = accumulator[c];
+            value[at] =
+                accumulator[c] + ( c == local && problem->softness != NULL ? problem->softness[row] : 0.0 );
             ++at;
             marked[c] = false;
         }

@@ -13,13 +13,13 @@
 
 // restitution acts on impacts faster than this, m/s
 #define CN_RESTITUTION_THRESHOLD 1.0
-// penetration allowed without correction, m, and the share corrected per step
-#define CN_LINEAR_SLOP 0.005
-#define CN_BAUMGARTE   0.2
-// the largest position correction of one step, m
-#define CN_MAX_CORRECTION 0.2
 // below this tangential speed, m/s, the friction basis is a fixed function of the normal
-#define CN_SLIDE_THRESHOLD   1.0e-3
+#define CN_SLIDE_THRESHOLD 1.0e-3
+// soft contact of the soft step: stiffness (Hz) and damping ratio of the push-out spring, and the
+// fastest push-out, m/s
+#define CN_CONTACT_HERTZ     40.0
+#define CN_CONTACT_DAMPING   10.0
+#define CN_MAX_PUSH_SPEED    3.0
 #define CN_MAX_SOLVER_PARAMS 16
 
 // solver management --------------------------------------------------------------------------------
@@ -260,6 +260,7 @@ typedef struct cnRows
     uint8_t* point;
     uint8_t* slot;
     cnVec3* direction; // (count) the row's world direction (normal or tangent)
+    double* push;      // (count) separation a penetrating normal row pushes out in the soft pass, else 0
 } cnRows;
 
 static bool cnAllocRows( cnArena* arena, cnRows* rows, int capacity )
@@ -282,10 +283,12 @@ static bool cnAllocRows( cnArena* arena, cnRows* rows, int capacity )
     rows->point = cnArenaAlloc( arena, n, 16 );
     rows->slot = cnArenaAlloc( arena, n, 16 );
     rows->direction = cnArenaAlloc( arena, n * sizeof( cnVec3 ), 16 );
-    return rows->kind != NULL && rows->normalOf != NULL && rows->mu != NULL && rows->lower != NULL &&
-           rows->upper != NULL && rows->b != NULL && rows->bodyA != NULL && rows->bodyB != NULL &&
-           rows->jacobianA != NULL && rows->jacobianB != NULL && rows->lambda != NULL &&
-           rows->contact != NULL && rows->point != NULL && rows->slot != NULL && rows->direction != NULL;
+    rows->push = cnArenaAlloc( arena, n * sizeof( double ), 16 );
+    return rows->push != NULL && rows->kind != NULL && rows->normalOf != NULL && rows->mu != NULL &&
+           rows->lower != NULL && rows->upper != NULL && rows->b != NULL && rows->bodyA != NULL &&
+           rows->bodyB != NULL && rows->jacobianA != NULL && rows->jacobianB != NULL &&
+           rows->lambda != NULL && rows->contact != NULL && rows->point != NULL && rows->slot != NULL &&
+           rows->direction != NULL;
 }
 
 // a fixed tangent of a normal: the cross product with the coordinate axis least aligned with it
@@ -330,6 +333,7 @@ static int cnAddRow( cnRows* rows, const cnWorld* world, const int* solverIndex,
     cnVec3 vB = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB );
     rows->b[i] = cnDot( d, cnSub( vB, vA ) ) + bias;
     rows->lambda[i] = 0.0;
+    rows->push[i] = 0.0;
     return i;
 }
 
@@ -340,9 +344,38 @@ static void cnStoreBlock( double* out, cnMat3 m )
     memcpy( out, &t, 9 * sizeof( double ) );
 }
 
+// A_ii = J_i W J_i^T of one row
+static double cnRowDiagonal( const cnRows* rows, int i, const double* wLinear, const double* wAngular )
+{
+    double sum = 0.0;
+    int bodies[2] = { rows->bodyA[i], rows->bodyB[i] };
+    const double* jacobians[2] = { rows->jacobianA + 6 * i, rows->jacobianB + 6 * i };
+    for ( int side = 0; side < 2; ++side )
+    {
+        int k = bodies[side];
+        if ( k < 0 )
+        {
+            continue;
+        }
+        const double* j = jacobians[side];
+        const double* blocks[2] = { wLinear + 9 * k, wAngular + 9 * k };
+        for ( int part = 0; part < 2; ++part )
+        {
+            const double* m = blocks[part];
+            const double* x = j + 3 * part;
+            for ( int r = 0; r < 3; ++r )
+            {
+                sum += x[r] * ( m[3 * r] * x[0] + m[3 * r + 1] * x[1] + m[3 * r + 2] * x[2] );
+            }
+        }
+    }
+    return sum;
+}
+
 // solve one assembled problem and return the velocity changes; false when the solver failed
-static bool cnSolveRows( cnWorld* world, const cnRows* rows, int bodyCount, const double* wLinear,
-                         const double* wAngular, double* deltaVelocity, cnSolverStats* stats )
+static bool cnSolveRows( cnWorld* world, const cnRows* rows, const double* b, const double* softness,
+                         int bodyCount, const double* wLinear, const double* wAngular, double* lambda,
+                         double* deltaVelocity, cnSolverStats* stats )
 {
     cnSolverProblem problem;
     memset( &problem, 0, sizeof( problem ) );
@@ -353,7 +386,8 @@ static bool cnSolveRows( cnWorld* world, const cnRows* rows, int bodyCount, cons
     problem.mu = rows->mu;
     problem.lower = rows->lower;
     problem.upper = rows->upper;
-    problem.b = rows->b;
+    problem.b = b;
+    problem.softness = softness;
     problem.bodyA = rows->bodyA;
     problem.bodyB = rows->bodyB;
     problem.jacobianA = rows->jacobianA;
@@ -361,7 +395,7 @@ static bool cnSolveRows( cnWorld* world, const cnRows* rows, int bodyCount, cons
     problem.wLinear = wLinear;
     problem.wAngular = wAngular;
 
-    cnSolverSolution solution = { rows->lambda, deltaVelocity };
+    cnSolverSolution solution = { lambda, deltaVelocity };
     memset( deltaVelocity, 0, 6 * (size_t)bodyCount * sizeof( double ) );
     memset( stats, 0, sizeof( *stats ) );
     world->solver->solve( world->solverState, world->solverParams, &problem, &solution, &world->arena,
@@ -459,6 +493,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             double separation = mp->separation;
 
             double bias = 0.0;
+            double push = 0.0;
             if ( overdamped )
             {
                 // end the step just touching
@@ -479,10 +514,15 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
                 {
                     bias = separation / timeStep;
                 }
+                else
+                {
+                    push = separation;
+                }
             }
 
             int normalRow =
                 cnAddRow( &rows, world, solverIndex, ra, rb, rA, rB, normal, cn_rowNormal, -1, 0.0, bias );
+            rows.push[normalRow] = push;
             rows.contact[normalRow] = c;
             rows.point[normalRow] = (uint8_t)k;
             rows.slot[normalRow] = 0;
@@ -525,10 +565,63 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         return cn_statusOk;
     }
 
-    // solve, apply, and keep the impulses for the next step's warm start
-    cnSolverStats stats;
+    // Soft step (Box2D v3's, Catto 2024): first the soft pass, where penetrating points push
+    // apart as a stiff damped spring (bias rate and constraint-force mixing from CN_CONTACT_HERTZ
+    // and CN_CONTACT_DAMPING), then the relax pass, the hard problem without the push, started
+    // from the soft pass's impulses. The bodies move with the soft pass's velocities and keep the
+    // relaxed ones: position correction adds no kinetic energy, and there is no slop dead zone in
+    // which a tilt can survive.
     uint64_t ticks = cnGetTicks();
-    bool usable = cnSolveRows( world, &rows, bodyCount, wLinear, wAngular, delta, &stats );
+    size_t count = (size_t)rows.count;
+    double* softB = NULL;
+    double* softness = NULL;
+    double* softLambda = NULL;
+    double* softDelta = NULL;
+    bool soft = overdamped == false;
+    if ( soft )
+    {
+        softB = cnArenaAlloc( &world->arena, count * sizeof( double ), 16 );
+        softness = cnArenaAlloc( &world->arena, count * sizeof( double ), 16 );
+        softLambda = cnArenaAlloc( &world->arena, count * sizeof( double ), 16 );
+        softDelta = cnArenaAlloc( &world->arena,
+                                  6 * (size_t)( bodyCount > 0 ? bodyCount : 1 ) * sizeof( double ), 16 );
+        if ( softB == NULL || softness == NULL || softLambda == NULL || softDelta == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        double omega = 2.0 * CN_PI * CN_CONTACT_HERTZ;
+        double a1 = 2.0 * CN_CONTACT_DAMPING + timeStep * omega;
+        double a2 = timeStep * omega * a1;
+        double biasRate = omega / a1;
+        bool pushing = false;
+        for ( size_t i = 0; i < count; ++i )
+        {
+            softB[i] = rows.b[i];
+            softness[i] = 0.0;
+            softLambda[i] = rows.lambda[i];
+            if ( rows.kind[i] == cn_rowNormal && rows.push[i] < 0.0 )
+            {
+                softB[i] += fmax( biasRate * rows.push[i], -CN_MAX_PUSH_SPEED );
+                softness[i] = cnRowDiagonal( &rows, (int)i, wLinear, wAngular ) / a2;
+                pushing = true;
+            }
+        }
+        soft = pushing;
+    }
+
+    cnSolverStats stats;
+    bool softUsable = false;
+    if ( soft )
+    {
+        softUsable = cnSolveRows( world, &rows, softB, softness, bodyCount, wLinear, wAngular, softLambda,
+                                  softDelta, &stats );
+        if ( softUsable )
+        {
+            memcpy( rows.lambda, softLambda, count * sizeof( double ) );
+        }
+    }
+    bool usable =
+        cnSolveRows( world, &rows, rows.b, NULL, bodyCount, wLinear, wAngular, rows.lambda, delta, &stats );
     report->solveMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
     report->solverIterations = stats.iterations;
     report->solverResidual = stats.residual;
@@ -582,58 +675,12 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             cnMat3 inertia = cnRotateTensor( bodies->transform[row].q, bodies->inertia[row] );
             scratch->angularMomentum[row] = cnAdd( scratch->angularMomentum[row], cnMulMV( inertia, dw ) );
         }
-    }
-
-    // position pass (inertial): push penetrating points apart, moving positions only
-    if ( overdamped )
-    {
-        return cn_statusOk;
-    }
-    cnRows push;
-    int penetrating = 0;
-    for ( int i = 0; i < rows.count; ++i )
-    {
-        const cnContact* contact = set->contacts + rows.contact[i];
-        penetrating +=
-            rows.slot[i] == 0 && contact->manifold.points[rows.point[i]].separation < -CN_LINEAR_SLOP ? 1 : 0;
-    }
-    if ( penetrating == 0 )
-    {
-        return cn_statusOk;
-    }
-    if ( cnAllocRows( &world->arena, &push, penetrating ) == false )
-    {
-        return cn_statusOutOfMemory;
-    }
-    for ( int i = 0; i < rows.count; ++i )
-    {
-        const cnContact* contact = set->contacts + rows.contact[i];
-        double separation = contact->manifold.points[rows.point[i]].separation;
-        if ( rows.slot[i] != 0 || separation >= -CN_LINEAR_SLOP )
+        if ( softUsable )
         {
-            continue;
-        }
-        int j = push.count++;
-        push.kind[j] = cn_rowNormal;
-        push.normalOf[j] = -1;
-        push.mu[j] = 0.0;
-        push.lower[j] = 0.0;
-        push.upper[j] = (double)INFINITY;
-        push.bodyA[j] = rows.bodyA[i];
-        push.bodyB[j] = rows.bodyB[i];
-        memcpy( push.jacobianA + 6 * j, rows.jacobianA + 6 * i, 6 * sizeof( double ) );
-        memcpy( push.jacobianB + 6 * j, rows.jacobianB + 6 * i, 6 * sizeof( double ) );
-        push.b[j] = fmax( CN_BAUMGARTE * ( separation + CN_LINEAR_SLOP ), -CN_MAX_CORRECTION ) / timeStep;
-        push.lambda[j] = 0.0;
-    }
-    cnSolverStats pushStats;
-    if ( cnSolveRows( world, &push, bodyCount, wLinear, wAngular, delta, &pushStats ) )
-    {
-        for ( int k = 0; k < bodyCount; ++k )
-        {
-            const double* d = delta + 6 * k;
-            scratch->pseudoLinear[rowOf[k]] = cnMakeVec3( d[0], d[1], d[2] );
-            scratch->pseudoAngular[rowOf[k]] = cnMakeVec3( d[3], d[4], d[5] );
+            // the push: what the soft pass moved by beyond the relaxed velocities, this step only
+            const double* s = softDelta + 6 * k;
+            scratch->pseudoLinear[row] = cnMakeVec3( s[0] - d[0], s[1] - d[1], s[2] - d[2] );
+            scratch->pseudoAngular[row] = cnMakeVec3( s[3] - d[3], s[4] - d[4], s[5] - d[5] );
         }
     }
     return cn_statusOk;

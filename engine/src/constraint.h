@@ -9,12 +9,15 @@
 // Coulomb's along it; at rest it is a fixed function of the normal. Tangent impulses are cached
 // as world vectors and projected on whatever basis the next step uses.
 //
-// Velocity pass (inertial): b = J v* + bias with bias = separation / dt for a speculative point
-// (separation > 0: the gap may close, no more), and e v_n for a point hit faster than the
-// restitution threshold within this step. Penetration is not corrected here.
-// Position pass (split impulse): normal rows only, b = beta (separation + slop) / dt for
-// penetrating points, solved from zero; the result moves the bodies this step and is then
-// forgotten, so position correction adds no kinetic energy.
+// Inertial worlds take a soft step (Box2D v3's, without substeps): b = J v* + bias with
+// bias = separation / dt for a speculative point (separation > 0: the gap may close, no more), and
+// e v_n for a point hit faster than the restitution threshold within this step.
+// Soft pass: penetrating points also push apart as a stiff, heavily damped spring (40 Hz, damping
+// ratio 10): bias rate * separation in b and a constraint-force-mixing term on the diagonal
+// (cnSolverProblem.softness). Relax pass: the hard problem without the push, started from the soft
+// pass's impulses. The bodies move with the soft velocities this step and keep the relaxed ones, so
+// position correction adds no kinetic energy; there is no slop, so no dead zone in which a tilt
+// survives.
 // Overdamped worlds have no momentum to protect: one pass, b = J v* + separation / dt for every
 // point, so the bodies end the step just touching (the ReLCP paper's constraint).
 

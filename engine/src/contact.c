@@ -129,22 +129,57 @@ static int cnComparePair( int a0, int b0, int a1, int b1 )
     return b0 < b1 ? -1 : b0 > b1 ? 1 : 0;
 }
 
-// carry warm-start impulses from the old points to the new ones with the same feature id
+// a new point with no old point of its id takes the impulse of the nearest old point left over
+// within this distance, m, measured on shape A's surface in A's frame: a corner of an incident face
+// that is clipped by a hair (two aligned boxes of the same size) changes its id from step to step
+// without moving, and losing its impulse each time lets a tall stack sink on one side and rock
+#define CN_MATCH_DISTANCE 0.01
+
+// carry warm-start impulses from the old points to the new ones: same feature id first, then the
+// nearest unclaimed old point
 static void cnMatchImpulses( cnContact* contact, const cnManifold* old, const double* oldNormal,
                              const cnVec3* oldTangent )
 {
+    bool claimed[CN_MAX_MANIFOLD_POINTS] = { false };
+    bool matched[CN_MAX_MANIFOLD_POINTS] = { false };
     for ( int i = 0; i < contact->manifold.pointCount; ++i )
     {
         contact->normalImpulse[i] = 0.0;
         contact->tangentImpulse[i] = cn_vec3Zero;
         for ( int j = 0; j < old->pointCount; ++j )
         {
-            if ( old->points[j].id == contact->manifold.points[i].id )
+            if ( claimed[j] == false && old->points[j].id == contact->manifold.points[i].id )
             {
                 contact->normalImpulse[i] = oldNormal[j];
                 contact->tangentImpulse[i] = oldTangent[j];
+                claimed[j] = true;
+                matched[i] = true;
                 break;
             }
+        }
+    }
+    for ( int i = 0; i < contact->manifold.pointCount; ++i )
+    {
+        if ( matched[i] )
+        {
+            continue;
+        }
+        int nearest = -1;
+        double best = CN_MATCH_DISTANCE * CN_MATCH_DISTANCE;
+        for ( int j = 0; j < old->pointCount; ++j )
+        {
+            double d2 = cnLengthSquared( cnSub( old->points[j].localA, contact->manifold.points[i].localA ) );
+            if ( claimed[j] == false && d2 < best )
+            {
+                best = d2;
+                nearest = j;
+            }
+        }
+        if ( nearest >= 0 )
+        {
+            contact->normalImpulse[i] = oldNormal[nearest];
+            contact->tangentImpulse[i] = oldTangent[nearest];
+            claimed[nearest] = true;
         }
     }
 }

@@ -4,6 +4,7 @@
 #include "dynamics_suites.h"
 #include "test_support.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static cnWorldId cntWorld( double timeStep, const char* solver )
@@ -218,6 +219,104 @@ START_TEST( solver_swaps_are_seamless )
 }
 END_TEST
 
+// Tall stacks under the acceptance settings: pgs, 10 iterations, warm start, 60 Hz, sleeping off,
+// friction 0.6, unit boxes on a ground plane. The boxes start exactly touching; during the first
+// second they settle into the soft contacts (the top of the tower sinks by about 1.5 cm: the
+// stiffness of the 40 Hz contact spring under the weight above each face), so displacements are
+// measured from the poses at t = 1 s. Returns the largest displacement of any box over 60 s.
+static double cntStandStill( cnWorldId world, const cnBodyId* boxes, int count, double* finalEnergy )
+{
+    cnVec3* settled = malloc( (size_t)count * sizeof( cnVec3 ) );
+    ck_assert_ptr_nonnull( settled );
+    double worst = 0.0;
+    for ( int step = 1; step <= 3600; ++step )
+    {
+        ck_assert_int_eq( cnWorld_Step( world, 1.0 / 60.0 ), cn_statusOk );
+        if ( step == 60 )
+        {
+            for ( int i = 0; i < count; ++i )
+            {
+                settled[i] = cnBody_GetPosition( boxes[i] );
+            }
+        }
+        else if ( step > 60 && step % 10 == 0 )
+        {
+            for ( int i = 0; i < count; ++i )
+            {
+                worst = fmax( worst, cnLength( cnSub( cnBody_GetPosition( boxes[i] ), settled[i] ) ) );
+            }
+        }
+    }
+    *finalEnergy = cnWorld_GetStepReport( world ).kineticEnergy;
+    free( settled );
+    return worst;
+}
+
+static cnWorldId cntStackWorld( void )
+{
+    cnWorldDef def = cnDefaultWorldDef();
+    def.timeStep = 1.0 / 60.0;
+    def.enableSleep = false;
+    snprintf( def.solver.name, sizeof( def.solver.name ), "%s", "pgs" );
+    def.solver.iterations = 10;
+    cnWorldId world = cnCreateWorld( &def );
+    ck_assert_int_eq( cnWorld_SetSolverParam( world, "warm_start", 1.0 ), cn_statusOk );
+    cnBodyDef groundDef = cnDefaultBodyDef();
+    groundDef.type = cn_staticBody;
+    cnBodyId ground = cnCreateBody( world, &groundDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    shapeDef.material.friction = 0.6;
+    cnPlane plane = { { 0.0, 0.0, 1.0 }, 0.0 };
+    cnCreatePlaneShape( ground, &shapeDef, &plane );
+    return world;
+}
+
+// a tower of 10 unit boxes stands for 60 s: no box moves more than 1 cm after the first second
+START_TEST( tower_of_ten_stands )
+{
+    cnWorldId world = cntStackWorld();
+    cnBodyId boxes[10];
+    for ( int i = 0; i < 10; ++i )
+    {
+        boxes[i] = cntBox( world, cn_dynamicBody, cnMakeVec3( 0.0, 0.0, 0.5 + i ), cn_quatIdentity,
+                           cnMakeVec3( 0.5, 0.5, 0.5 ), 0.6, 0.0 );
+    }
+    double energy = 0.0;
+    double worst = cntStandStill( world, boxes, 10, &energy );
+    printf( "tower of 10, 60 s: largest displacement after 1 s %.4g m, kinetic energy %.3g J\n", worst,
+            energy );
+    ck_assert_msg( worst <= 0.01, "a box moved %g m", worst );
+    ck_assert_msg( energy < 1e-3, "kinetic energy %g J", energy );
+    cnDestroyWorld( world );
+}
+END_TEST
+
+// a 20-row pyramid (210 unit boxes, 5 cm apart in a row) stands for 60 s the same way
+START_TEST( pyramid_of_twenty_rows_stands )
+{
+    cnWorldId world = cntStackWorld();
+    cnBodyId boxes[210];
+    int count = 0;
+    for ( int row = 0; row < 20; ++row )
+    {
+        int n = 20 - row;
+        for ( int j = 0; j < n; ++j )
+        {
+            double x = ( j - 0.5 * ( n - 1 ) ) * 1.05;
+            boxes[count++] = cntBox( world, cn_dynamicBody, cnMakeVec3( x, 0.0, 0.5 + row ), cn_quatIdentity,
+                                     cnMakeVec3( 0.5, 0.5, 0.5 ), 0.6, 0.0 );
+        }
+    }
+    double energy = 0.0;
+    double worst = cntStandStill( world, boxes, count, &energy );
+    printf( "pyramid of 20 rows, 60 s: largest displacement after 1 s %.4g m, kinetic energy %.3g J\n", worst,
+            energy );
+    ck_assert_msg( worst <= 0.01, "a box moved %g m", worst );
+    ck_assert_msg( energy < 1e-3, "kinetic energy %g J", energy );
+    cnDestroyWorld( world );
+}
+END_TEST
+
 Suite* cntContactDynamicsSuite( void )
 {
     Suite* suite = suite_create( "contact_dynamics" );
@@ -229,5 +328,10 @@ Suite* cntContactDynamicsSuite( void )
     tcase_add_test( tc, short_stack_rests );
     tcase_add_test( tc, solver_swaps_are_seamless );
     suite_add_tcase( suite, tc );
+    TCase* stacks = tcase_create( "tall_stacks" );
+    tcase_set_timeout( stacks, 600 );
+    tcase_add_test( stacks, tower_of_ten_stands );
+    tcase_add_test( stacks, pyramid_of_twenty_rows_stands );
+    suite_add_tcase( suite, stacks );
     return suite;
 }

@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 /// Bump when the vtable or the problem layout changes.
-#define CN_SOLVER_API_VERSION 1
+#define CN_SOLVER_API_VERSION 2
 
 /// Kinds of rows.
 typedef enum cnRowKind
@@ -68,6 +68,9 @@ typedef struct cnSolverProblem
     const double* lower;     ///< (rowCount) bounds of cn_rowBounded rows (may be -INFINITY)
     const double* upper;     ///< (rowCount) (may be INFINITY)
     const double* b;         ///< (rowCount) right-hand side: J v* + bias
+    /// (rowCount) nullable: A + diag(softness), a constraint-force mixing term per row (>= 0; soft
+    /// contacts). Every solver solves w = (A + diag(softness)) lambda + b; NULL means zeros.
+    const double* softness;
 
     /// Matrix-free form (matrix == NULL): rows act on at most two bodies.
     const int32_t* bodyA;    ///< (rowCount) body index, -1 for none (static or kinematic)
