@@ -15,8 +15,8 @@
 // order. Returns cn_statusUnsupported for a pair no function handles (anything with a torus, for
 // now), and cn_statusNonFinite when the pair function produced NaN or infinity (the manifold is
 // then emptied): the caller reports it, nothing else breaks.
-cnStatus cnCollide( const cnCollisionShape* a, const cnCollisionShape* b, double margin, const cnManifold* previous,
-                    cnManifold* out );
+cnStatus cnCollide( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
+                    const cnManifold* previous, cnManifold* out );
 
 // Whether a pair of types has a function.
 bool cnIsCollisionSupported( cnShapeType a, cnShapeType b );
