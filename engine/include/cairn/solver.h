@@ -103,7 +103,10 @@ typedef enum cnSolveStatus
     cn_solveDiverged = 2,      ///< the residual grew without bound; lambda is the best iterate seen
     cn_solveNonFinite = 3,     ///< NaN or infinity appeared; lambda is the last finite iterate
     cn_solveUnsupported = 4,   ///< the problem has something this solver cannot handle (e.g. a zero diagonal)
-    cn_solveNoSolution = 5,    ///< the method proved that there is no solution (e.g. Lemke's ray termination)
+    /// The method ended without a solution and cannot go on: Lemke's ray termination. For a
+    /// copositive-plus matrix (e.g. symmetric positive semidefinite) this proves that the LCP has
+    /// no solution; for other matrices it only means that this method found none.
+    cn_solveNoSolution = 5,
 } cnSolveStatus;
 
 /// Static name of a solve status, e.g. "converged". Never NULL.
