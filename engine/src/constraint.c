@@ -5,6 +5,7 @@
 #include "constraint.h"
 
 #include "core.h"
+#include "lcp_common.h"
 #include "world.h"
 
 #include "cairn/solver.h"
@@ -344,38 +345,9 @@ static void cnStoreBlock( double* out, cnMat3 m )
     memcpy( out, &t, 9 * sizeof( double ) );
 }
 
-// A_ii = J_i W J_i^T of one row
-static double cnRowDiagonal( const cnRows* rows, int i, const double* wLinear, const double* wAngular )
-{
-    double sum = 0.0;
-    int bodies[2] = { rows->bodyA[i], rows->bodyB[i] };
-    const double* jacobians[2] = { rows->jacobianA + 6 * i, rows->jacobianB + 6 * i };
-    for ( int side = 0; side < 2; ++side )
-    {
-        int k = bodies[side];
-        if ( k < 0 )
-        {
-            continue;
-        }
-        const double* j = jacobians[side];
-        const double* blocks[2] = { wLinear + 9 * k, wAngular + 9 * k };
-        for ( int part = 0; part < 2; ++part )
-        {
-            const double* m = blocks[part];
-            const double* x = j + 3 * part;
-            for ( int r = 0; r < 3; ++r )
-            {
-                sum += x[r] * ( m[3 * r] * x[0] + m[3 * r + 1] * x[1] + m[3 * r + 2] * x[2] );
-            }
-        }
-    }
-    return sum;
-}
-
-// solve one assembled problem and return the velocity changes; false when the solver failed
-static bool cnSolveRows( cnWorld* world, const cnRows* rows, const double* b, const double* softness,
-                         int bodyCount, const double* wLinear, const double* wAngular, double* lambda,
-                         double* deltaVelocity, cnSolverStats* stats )
+// the solver's view of the assembled rows
+static cnSolverProblem cnMakeProblem( const cnRows* rows, const double* b, const double* softness,
+                                      int bodyCount, const double* wLinear, const double* wAngular )
 {
     cnSolverProblem problem;
     memset( &problem, 0, sizeof( problem ) );
@@ -394,7 +366,15 @@ static bool cnSolveRows( cnWorld* world, const cnRows* rows, const double* b, co
     problem.jacobianB = rows->jacobianB;
     problem.wLinear = wLinear;
     problem.wAngular = wAngular;
+    return problem;
+}
 
+// solve one assembled problem and return the velocity changes; false when the solver failed
+static bool cnSolveRows( cnWorld* world, const cnRows* rows, const double* b, const double* softness,
+                         int bodyCount, const double* wLinear, const double* wAngular, double* lambda,
+                         double* deltaVelocity, cnSolverStats* stats )
+{
+    cnSolverProblem problem = cnMakeProblem( rows, b, softness, bodyCount, wLinear, wAngular );
     cnSolverSolution solution = { lambda, deltaVelocity };
     memset( deltaVelocity, 0, 6 * (size_t)bodyCount * sizeof( double ) );
     memset( stats, 0, sizeof( *stats ) );
@@ -589,6 +569,13 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             return cn_statusOutOfMemory;
         }
+        double* diagonal = cnArenaAlloc( &world->arena, count * sizeof( double ), 16 );
+        if ( diagonal == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        cnSolverProblem hard = cnMakeProblem( &rows, rows.b, NULL, bodyCount, wLinear, wAngular );
+        cnComputeDiagonal( &hard, diagonal );
         double omega = 2.0 * CN_PI * CN_CONTACT_HERTZ;
         double a1 = 2.0 * CN_CONTACT_DAMPING + timeStep * omega;
         double a2 = timeStep * omega * a1;
@@ -602,7 +589,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             if ( rows.kind[i] == cn_rowNormal && rows.push[i] < 0.0 )
             {
                 softB[i] += fmax( biasRate * rows.push[i], -CN_MAX_PUSH_SPEED );
-                softness[i] = cnRowDiagonal( &rows, (int)i, wLinear, wAngular ) / a2;
+                softness[i] = diagonal[i] / a2;
                 pushing = true;
             }
         }
