@@ -18,7 +18,6 @@
 #define CN_SLIDE_THRESHOLD 1.0e-3
 // soft contact of the soft step: stiffness (Hz) and damping ratio of the push-out spring, and the
 // fastest push-out, m/s
-#define CN_CONTACT_HERTZ     40.0
 #define CN_CONTACT_DAMPING   10.0
 #define CN_MAX_PUSH_SPEED    3.0
 #define CN_MAX_SOLVER_PARAMS 16
@@ -546,12 +545,11 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     }
 
     // Soft step (Box2D v3's, Catto 2024): first the soft pass, where penetrating points push
-    // apart as a stiff damped spring (bias rate and constraint-force mixing from CN_CONTACT_HERTZ
+    // apart as a stiff damped spring (bias rate and constraint-force mixing from the world's contactHertz
     // and CN_CONTACT_DAMPING), then the relax pass, the hard problem without the push, started
     // from the soft pass's impulses. The bodies move with the soft pass's velocities and keep the
     // relaxed ones: position correction adds no kinetic energy, and there is no slop dead zone in
     // which a tilt can survive.
-    uint64_t ticks = cnGetTicks();
     size_t count = (size_t)rows.count;
     double* softB = NULL;
     double* softness = NULL;
@@ -576,7 +574,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         }
         cnSolverProblem hard = cnMakeProblem( &rows, rows.b, NULL, bodyCount, wLinear, wAngular );
         cnComputeDiagonal( &hard, diagonal );
-        double omega = 2.0 * CN_PI * CN_CONTACT_HERTZ;
+        double omega = 2.0 * CN_PI * world->def.contactHertz;
         double a1 = 2.0 * CN_CONTACT_DAMPING + timeStep * omega;
         double a2 = timeStep * omega * a1;
         double biasRate = omega / a1;
@@ -609,7 +607,6 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     }
     bool usable =
         cnSolveRows( world, &rows, rows.b, NULL, bodyCount, wLinear, wAngular, rows.lambda, delta, &stats );
-    report->solveMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
     report->solverIterations = stats.iterations;
     report->solverResidual = stats.residual;
     report->solverStatus = (int)stats.status;

@@ -184,13 +184,17 @@ static void cnMatchImpulses( cnContact* contact, const cnManifold* old, const do
     }
 }
 
+void cnClearContactEvents( cnWorld* world )
+{
+    world->contacts.beginCount = 0;
+    world->contacts.endCount = 0;
+}
+
 cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
 {
     cnContactSet* set = &world->contacts;
     cnBodyStore* b = &world->bodies;
     cnStepReport* report = &world->report;
-    set->beginCount = 0;
-    set->endCount = 0;
 
     // 3 broadphase: moving shapes to their current boxes; a box that must be re-inserted is
     // stretched along the motion expected over the next step
@@ -374,6 +378,7 @@ cnStatus cnWorld_UpdateContacts( cnWorldId worldId )
     {
         return cn_statusWorldLocked;
     }
+    cnClearContactEvents( world );
     cnStatus status = cnUpdateContacts( world, 0.0 );
     if ( status != cn_statusOk )
     {

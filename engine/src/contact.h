@@ -75,6 +75,9 @@ void cnMoveBodyProxies( cnWorld* world, int row, cnVec3 displacement );
 // The shape placed in the world, as pair functions read it.
 cnCollisionShape cnPlaceShape( const cnWorld* world, int shapeIndex );
 
+// Forget the events of the last step (the updates of one step, one per substep, add to them).
+void cnClearContactEvents( cnWorld* world );
+
 // Broadphase, cache merge, narrowphase and events at the bodies' current poses (the time step
 // only predicts the motion for the broadphase's fat boxes). Fills the step report's contact
 // fields and warnings.

@@ -128,6 +128,13 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
                   def->contactMargin, def->aabbMargin );
         return false;
     }
+    if ( def->substeps < 1 || def->substeps > 64 ||
+         !( isfinite( def->contactHertz ) && def->contactHertz > 0.0 ) )
+    {
+        cnFormat( message, size, "world def: substeps must be 1 to 64 and contactHertz > 0, got %d and %g",
+                  def->substeps, def->contactHertz );
+        return false;
+    }
     if ( ( def->allocator.allocFcn == NULL ) != ( def->allocator.freeFcn == NULL ) )
     {
         cnFormat( message, size, "world def: allocator needs both allocFcn and freeFcn, or neither" );
@@ -539,6 +546,63 @@ static void cnRunSystems( cnWorld* world, cnStage stage, double timeStep )
 
 // the step --------------------------------------------------------------------------------------
 
+// one pass of the pipeline by h: predict velocities, collide, solve, integrate positions.
+// On failure the velocities of this substep are put back and the status returned.
+static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
+{
+    uint64_t ticks;
+    // 2 predict velocities
+    ticks = cnGetTicks();
+    cnStepScratch scratch;
+    memset( &scratch, 0, sizeof( scratch ) );
+    bool ok = cnPredictVelocities( world, h, &scratch );
+    report->predictMs += cnTicksToMilliseconds( cnGetTicks() - ticks );
+    if ( ok == false )
+    {
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory,
+                    "cnWorld_Step: out of memory for step scratch" );
+        return cn_statusOutOfMemory;
+    }
+
+    // 3-4 broadphase and narrowphase at the current poses: the contact cache and its events
+    ticks = cnGetTicks();
+    cnStatus collided = cnUpdateContacts( world, h );
+    report->collideMs += cnTicksToMilliseconds( cnGetTicks() - ticks );
+    if ( collided != cn_statusOk )
+    {
+        // nothing moved in this substep yet: put its velocities back
+        for ( int row = 0; row < world->bodies.count; ++row )
+        {
+            world->bodies.linearVelocity[row] = scratch.savedLinear[row];
+            world->bodies.angularVelocity[row] = scratch.savedAngular[row];
+        }
+        cnLogWorld( world, cn_logError, collided, "cnWorld_Step: collision: %s", cnStatusString( collided ) );
+        return collided;
+    }
+
+    // 5-6 assembly of the contact rows and the solve; the velocities take the result
+    ticks = cnGetTicks();
+    cnStatus solved = cnSolveContacts( world, h, &scratch );
+    if ( solved != cn_statusOk )
+    {
+        for ( int row = 0; row < world->bodies.count; ++row )
+        {
+            world->bodies.linearVelocity[row] = scratch.savedLinear[row];
+            world->bodies.angularVelocity[row] = scratch.savedAngular[row];
+        }
+        cnLogWorld( world, cn_logError, solved, "cnWorld_Step: contact solve: %s", cnStatusString( solved ) );
+        return solved;
+    }
+    report->solveMs += cnTicksToMilliseconds( cnGetTicks() - ticks );
+
+    // 7 integrate positions and orientations
+    ticks = cnGetTicks();
+    cnIntegratePositions( world, h, &scratch );
+    report->integrateMs += cnTicksToMilliseconds( cnGetTicks() - ticks );
+
+    return cn_statusOk;
+}
+
 cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
 {
     cnWorld* world = cnGetWorld( worldId );
@@ -574,6 +638,8 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
                     "step scratch could not grow; it keeps spilling" );
     }
 
+    cnClearContactEvents( world );
+
     // 1 forces: user systems, gravity, more user systems
     uint64_t ticks = cnGetTicks();
     cnRunSystems( world, cn_stageBegin, timeStep );
@@ -581,60 +647,19 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     cnRunSystems( world, cn_stageForces, timeStep );
     uint64_t systemTicks = cnGetTicks() - ticks;
 
-    // 2 predict velocities
-    ticks = cnGetTicks();
-    cnStepScratch scratch;
-    memset( &scratch, 0, sizeof( scratch ) );
-    bool ok = cnPredictVelocities( world, timeStep, &scratch );
-    report->predictMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
-    if ( ok == false )
+    // 2-7 predict, collide, solve, integrate: once per substep
+    int substeps = world->def.substeps;
+    double h = timeStep / (double)substeps;
+    for ( int sub = 0; sub < substeps; ++sub )
     {
-        world->locked = false;
-        world->stepping = false;
-        cnLogWorld( world, cn_logError, cn_statusOutOfMemory,
-                    "cnWorld_Step: out of memory for step scratch" );
-        return cn_statusOutOfMemory;
-    }
-
-    // 3-4 broadphase and narrowphase at the current poses: the contact cache and its events
-    ticks = cnGetTicks();
-    cnStatus collided = cnUpdateContacts( world, timeStep );
-    report->collideMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
-    if ( collided != cn_statusOk )
-    {
-        // nothing moved yet: put the velocities back, so the failed step leaves no trace
-        for ( int row = 0; row < world->bodies.count; ++row )
+        cnStatus status = cnSubstep( world, h, report );
+        if ( status != cn_statusOk )
         {
-            world->bodies.linearVelocity[row] = scratch.savedLinear[row];
-            world->bodies.angularVelocity[row] = scratch.savedAngular[row];
+            world->locked = false;
+            world->stepping = false;
+            return status;
         }
-        world->locked = false;
-        world->stepping = false;
-        cnLogWorld( world, cn_logError, collided, "cnWorld_Step: collision: %s", cnStatusString( collided ) );
-        return collided;
     }
-
-    // 5-6 assembly of the contact rows and the solve; the velocities take the result
-    ticks = cnGetTicks();
-    cnStatus solved = cnSolveContacts( world, timeStep, &scratch );
-    if ( solved != cn_statusOk )
-    {
-        for ( int row = 0; row < world->bodies.count; ++row )
-        {
-            world->bodies.linearVelocity[row] = scratch.savedLinear[row];
-            world->bodies.angularVelocity[row] = scratch.savedAngular[row];
-        }
-        world->locked = false;
-        world->stepping = false;
-        cnLogWorld( world, cn_logError, solved, "cnWorld_Step: contact solve: %s", cnStatusString( solved ) );
-        return solved;
-    }
-    report->solveMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
-
-    // 7 integrate positions and orientations
-    ticks = cnGetTicks();
-    cnIntegratePositions( world, timeStep, &scratch );
-    report->integrateMs = cnTicksToMilliseconds( cnGetTicks() - ticks );
 
     world->stepIndex += 1;
     world->time += timeStep;

@@ -123,6 +123,11 @@ START_TEST( bad_world_defs )
     ck_assert( CN_IS_NULL( cnCreateWorld( &def ) ) );
     ck_assert_ptr_nonnull( strstr( log.lastMessage, "cnDefaultWorldDef" ) );
 
+    def = cntWorldDef( &log, NULL );
+    def.substeps = 0;
+    ck_assert( CN_IS_NULL( cnCreateWorld( &def ) ) );
+    ck_assert_ptr_nonnull( strstr( log.lastMessage, "substeps" ) );
+
     ck_assert( CN_IS_NULL( cnCreateWorld( NULL ) ) );
 }
 END_TEST

@@ -53,6 +53,28 @@ START_TEST( free_fall_matches_semi_implicit_euler_sum )
 }
 END_TEST
 
+// with substeps, a step of dt is that many semi-implicit Euler steps of dt / substeps
+START_TEST( free_fall_with_substeps )
+{
+    cnWorldDef def = cnDefaultWorldDef();
+    def.substeps = 3;
+    cnWorldId world = cnCreateWorld( &def );
+    cnBodyDef bodyDef = cnDefaultBodyDef();
+    bodyDef.position = cnMakeVec3( 0.0, 0.0, 10.0 );
+    cnBodyId body = cnCreateBody( world, &bodyDef );
+    double dt = 1.0 / 60.0;
+    for ( int i = 0; i < 60; ++i )
+    {
+        ck_assert_int_eq( cnWorld_Step( world, dt ), cn_statusOk );
+    }
+    double h = dt / 3.0;
+    int n = 180;
+    CNT_ASSERT_REL( cnBody_GetPosition( body ).z, 10.0 - 9.81 * h * h * n * ( n + 1 ) / 2.0, 1e-12 );
+    CNT_ASSERT_REL( cnBody_GetLinearVelocity( body ).z, -9.81 * h * n, 1e-12 );
+    cnDestroyWorld( world );
+}
+END_TEST
+
 // linear damping is implicit: v_n = v0 / (1 + c dt)^n with no gravity
 START_TEST( linear_damping_closed_form )
 {
@@ -282,6 +304,7 @@ Suite* cntInertialSuite( void )
     TCase* tc = tcase_create( "closed_forms" );
     tcase_set_timeout( tc, 120 );
     tcase_add_test( tc, free_fall_matches_semi_implicit_euler_sum );
+    tcase_add_test( tc, free_fall_with_substeps );
     tcase_add_test( tc, linear_damping_closed_form );
     tcase_add_test( tc, tennis_racket_flips_and_conserves );
     tcase_add_test( tc, stable_axes_stay_put );

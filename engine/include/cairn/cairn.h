@@ -33,8 +33,8 @@ CN_API cnStatus cnDestroyWorld( cnWorldId worldId );
 CN_API bool cnWorld_IsValid( cnWorldId worldId );
 
 /// Advance the world by `timeStep` seconds (> 0, finite). Runs the pipeline: systems at
-/// cn_stageBegin, gravity, systems at cn_stageForces, predict, collision (contacts are found and
-/// reported; the solver layer that acts on them comes next), integrate, systems at cn_stageEnd.
+/// cn_stageBegin, gravity, systems at cn_stageForces, then cnWorldDef.substeps times predict,
+/// collide, solve and integrate by timeStep / substeps, then systems at cn_stageEnd.
 /// cn_statusWorldLocked when called from a system of the same world.
 CN_API cnStatus cnWorld_Step( cnWorldId worldId, double timeStep );
 
