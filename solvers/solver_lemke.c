@@ -11,12 +11,16 @@
 // - cn_solveConverged: the artificial variable z0 left the basis; lambda is the complementary
 //   basic solution (refined by two steps of iterative refinement), residual from
 //   cnSolverResidual. Also for b >= 0 (lambda = 0, no pivot).
-// - cn_solveNoSolution: ray termination (no positive entry in the entering column) with each of
-//   three covering vectors in turn (1, then 1 + i/n, then 2 - i/n; a ray with one vector does not
-//   rule out a solution the others reach, e.g. Siconos' lcp_tobenna needs the second). For a
-//   copositive-plus A (e.g. positive semi-definite) this proves that the LCP has no solution; for
-//   other matrices it only means that Lemke with this covering vector cannot reach one.
-//   lambda is the z part of the last almost-complementary basis.
+// - after ray termination (no positive entry in the entering column) with each of three covering
+//   vectors in turn (1, then 1 + i/n, then 2 - i/n; a ray with one vector does not rule out a
+//   solution the others reach, e.g. Siconos' lcp_tobenna needs the second), a problem of at most
+//   CN_LEMKE_ENUMERATE_MAX rows is settled by trying every complementary basis (2^n linear solves):
+//   cn_solveConverged with the first solution found, or cn_solveNoSolution, which is then a proof.
+//   Siconos' lcp_CPS_3 (zero diagonal blocks: a ray at the second pivot for any covering vector)
+//   is solved this way.
+// - cn_solveNoSolution on a larger problem: the rays alone. For a copositive-plus A (e.g. positive
+//   semi-definite) this proves that the LCP has no solution; for other matrices it only means that
+//   Lemke could not reach one. lambda is the z part of the last almost-complementary basis.
 // - cn_solveMaxIterations: the pivot limit ("iterations") came first; lambda as above.
 // - cn_solveNonFinite: NaN or infinity in A or b (lambda = 0), or a pivot produced one.
 // - cn_solveUnsupported, lambda untouched: friction or bounded rows (Lemke solves LCPs only), an
@@ -50,6 +54,8 @@ static const cnSolverParam cn_lemkeParams[cn_lemkeParamCount] = {
 #define CN_LEMKE_MAX_ROWS 4096
 // covering vectors tried in turn after a ray termination: 1, then 1 + i/n, then 2 - i/n
 #define CN_LEMKE_ATTEMPTS 3
+// after the rays, problems up to this size are settled by enumerating the complementary bases
+#define CN_LEMKE_ENUMERATE_MAX 12
 // components of the lexicographic ratio test closer than this (relative) are ties
 #define CN_LEMKE_TIE 1e-12
 
@@ -362,6 +368,119 @@ static cnSolveStatus cnLemkeRun( cnLemke* lemke, int maxPivots, double tolerance
     return cn_solveMaxIterations;
 }
 
+// Solve the k x k system m x = r in place by Gaussian elimination with partial pivoting (m row
+// major, overwritten; r becomes x). False when a pivot is zero.
+static bool cnSolveSmall( double* m, double* r, int k )
+{
+    for ( int c = 0; c < k; ++c )
+    {
+        int best = c;
+        for ( int i = c + 1; i < k; ++i )
+        {
+            best = fabs( m[i * k + c] ) > fabs( m[best * k + c] ) ? i : best;
+        }
+        if ( m[best * k + c] == 0.0 )
+        {
+            return false;
+        }
+        for ( int j = 0; j < k && best != c; ++j )
+        {
+            double t = m[c * k + j];
+            m[c * k + j] = m[best * k + j];
+            m[best * k + j] = t;
+        }
+        double t = r[c];
+        r[c] = r[best];
+        r[best] = t;
+        for ( int i = c + 1; i < k; ++i )
+        {
+            double f = m[i * k + c] / m[c * k + c];
+            for ( int j = c; j < k; ++j )
+            {
+                m[i * k + j] -= f * m[c * k + j];
+            }
+            r[i] -= f * r[c];
+        }
+    }
+    for ( int c = k - 1; c >= 0; --c )
+    {
+        double sum = r[c];
+        for ( int j = c + 1; j < k; ++j )
+        {
+            sum -= m[c * k + j] * r[j];
+        }
+        r[c] = sum / m[c * k + c];
+    }
+    return true;
+}
+
+// Every complementary basis of a small LCP: for each set S of basic z, solve A_SS z_S = -b_S and
+// keep z when z >= 0 and w = A z + b >= 0 (to round-off of the data's size). True with z set when
+// one is a solution.
+static bool cnLemkeEnumerate( int n, const double* a, const double* b, double* z )
+{
+    double scale = 0.0;
+    for ( int i = 0; i < n; ++i )
+    {
+        scale = fmax( scale, fabs( b[i] ) );
+        for ( int j = 0; j < n; ++j )
+        {
+            scale = fmax( scale, fabs( a[i * n + j] ) );
+        }
+    }
+    double tolerance = 1e-10 * fmax( scale, 1.0 );
+    double m[CN_LEMKE_ENUMERATE_MAX * CN_LEMKE_ENUMERATE_MAX];
+    double r[CN_LEMKE_ENUMERATE_MAX];
+    int set[CN_LEMKE_ENUMERATE_MAX];
+    for ( unsigned mask = 0; mask < ( 1u << n ); ++mask )
+    {
+        int k = 0;
+        for ( int i = 0; i < n; ++i )
+        {
+            if ( mask & ( 1u << i ) )
+            {
+                set[k++] = i;
+            }
+        }
+        for ( int p = 0; p < k; ++p )
+        {
+            r[p] = -b[set[p]];
+            for ( int q = 0; q < k; ++q )
+            {
+                m[p * k + q] = a[set[p] * n + set[q]];
+            }
+        }
+        if ( k > 0 && cnSolveSmall( m, r, k ) == false )
+        {
+            continue;
+        }
+        bool feasible = true;
+        for ( int i = 0; i < n; ++i )
+        {
+            z[i] = 0.0;
+        }
+        for ( int p = 0; p < k && feasible; ++p )
+        {
+            feasible = r[p] >= -tolerance && isfinite( r[p] );
+            z[set[p]] = fmax( r[p], 0.0 );
+        }
+        for ( int i = 0; i < n && feasible; ++i )
+        {
+            double w = b[i];
+            for ( int j = 0; j < n; ++j )
+            {
+                w += a[i * n + j] * z[j];
+            }
+            feasible = w >= -tolerance;
+        }
+        if ( feasible )
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 static void cnLemkeSolve( void* state, const double* params, const cnSolverProblem* problem,
                           cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
 {
@@ -446,6 +565,14 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverProbl
         if ( status == cn_solveNonFinite )
         {
             memset( lambda, 0, (size_t)n * sizeof( double ) );
+        }
+        else if ( status == cn_solveNoSolution && n <= CN_LEMKE_ENUMERATE_MAX )
+        {
+            // the rays leave the question open on small problems: settle it
+            if ( cnLemkeEnumerate( n, a, problem->b, lambda ) )
+            {
+                status = cn_solveConverged;
+            }
         }
         else
         {
