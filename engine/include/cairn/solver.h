@@ -103,9 +103,10 @@ typedef enum cnSolveStatus
     cn_solveDiverged = 2,      ///< the residual grew without bound; lambda is the best iterate seen
     cn_solveNonFinite = 3,     ///< NaN or infinity appeared; lambda is the last finite iterate
     cn_solveUnsupported = 4,   ///< the problem has something this solver cannot handle (e.g. a zero diagonal)
-    /// The method ended without a solution and cannot go on: Lemke's ray termination. For a
-    /// copositive-plus matrix (e.g. symmetric positive semidefinite) this proves that the LCP has
-    /// no solution; for other matrices it only means that this method found none.
+    /// The method ended without a solution and cannot go on (Lemke: its rays, then, on small
+    /// problems, an exhaustive search). A proof that there is none on small problems and for
+    /// copositive-plus matrices (e.g. symmetric positive semidefinite); otherwise only that this
+    /// method found none.
     cn_solveNoSolution = 5,
 } cnSolveStatus;
 
