@@ -227,6 +227,21 @@ static void cnRowJacobianOn( const cnSolverProblem* problem, int row, int body, 
     }
 }
 
+// the distinct bodies a matrix-free row acts on (0, 1 or 2 of them), in `bodies`
+static int cnRowBodies( const cnSolverProblem* problem, int row, int bodies[2] )
+{
+    int count = 0;
+    if ( problem->bodyA[row] >= 0 )
+    {
+        bodies[count++] = problem->bodyA[row];
+    }
+    if ( problem->bodyB[row] >= 0 && problem->bodyB[row] != problem->bodyA[row] )
+    {
+        bodies[count++] = problem->bodyB[row];
+    }
+    return count;
+}
+
 static double cnExplicitEntry( const cnSparseMatrix* matrix, int row, int column )
 {
     double sum = 0.0;
@@ -251,18 +266,14 @@ void cnComputeDiagonal( const cnSolverProblem* problem, double* diagonal )
             continue;
         }
         double sum = 0.0;
-        int bodies[2] = { problem->bodyA[i], problem->bodyB[i] };
-        for ( int s = 0; s < 2; ++s )
+        int bodies[2];
+        int count = cnRowBodies( problem, i, bodies );
+        for ( int s = 0; s < count; ++s )
         {
-            int body = bodies[s];
-            if ( body < 0 || ( s == 1 && body == bodies[0] ) )
-            {
-                continue;
-            }
             double j[6];
             double wj[6];
-            cnRowJacobianOn( problem, i, body, j );
-            cnApplyW( problem, body, j, wj );
+            cnRowJacobianOn( problem, i, bodies[s], j );
+            cnApplyW( problem, bodies[s], j, wj );
             sum += cnDot6( j, wj );
         }
         diagonal[i] = sum + soft;
@@ -697,14 +708,11 @@ static int cnAccumulateRow( const cnSolverProblem* problem, const int* rows, con
                             int row, double* accumulator, bool* marked, int* touched )
 {
     int touchedCount = 0;
-    int bodies[2] = { problem->bodyA[row], problem->bodyB[row] };
-    for ( int s = 0; s < 2; ++s )
+    int bodies[2];
+    int count = cnRowBodies( problem, row, bodies );
+    for ( int s = 0; s < count; ++s )
     {
         int body = bodies[s];
-        if ( body < 0 || ( s == 1 && body == bodies[0] ) )
-        {
-            continue;
-        }
         double j[6];
         double wj[6];
         cnRowJacobianOn( problem, row, body, j );
