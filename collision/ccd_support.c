@@ -1203,7 +1203,21 @@ void cnCollideConvex( const cnCollisionShape* a, const cnCollisionShape* b, doub
     {
         return;
     }
-    cnVec3 n = contact.normal;
+    cnSurfaceParams none = { 0.0, 0.0 };
+    cnMergePersistentPoint( a, b, margin, &old, contact.normal, contact.pointA, contact.pointB,
+                            contact.separation, none, none, manifold );
+}
+
+void cnMergePersistentPoint( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
+                             const cnManifold* previous, cnVec3 n, cnVec3 pointA, cnVec3 pointB,
+                             double separationAB, cnSurfaceParams paramA, cnSurfaceParams paramB,
+                             cnManifold* manifold )
+{
+    cnManifold old = *previous; // may alias `manifold`
+    old.pointCount = old.pointCount < 0 ? 0
+                                        : ( old.pointCount > CN_MAX_MANIFOLD_POINTS ? CN_MAX_MANIFOLD_POINTS
+                                                                                    : old.pointCount );
+    memset( manifold, 0, sizeof( *manifold ) );
     manifold->normal = n;
 
     cnTransform ta = a->transform, tb = b->transform;
@@ -1241,10 +1255,13 @@ void cnCollideConvex( const cnCollisionShape* a, const cnCollisionShape* b, doub
     }
 
     cnManifoldPoint fresh;
-    fresh.point = cnScale( 0.5, cnAdd( contact.pointA, contact.pointB ) );
-    fresh.localA = cnInvTransformPoint( ta, contact.pointA );
-    fresh.localB = cnInvTransformPoint( tb, contact.pointB );
-    fresh.separation = contact.separation;
+    fresh.point = cnScale( 0.5, cnAdd( pointA, pointB ) );
+    fresh.localA = cnInvTransformPoint( ta, pointA );
+    fresh.localB = cnInvTransformPoint( tb, pointB );
+    fresh.separation = separationAB;
+    fresh.normal = n;
+    fresh.paramA = paramA;
+    fresh.paramB = paramB;
     fresh.id = old.pointCount > 0 ? maxId + 1u : 1u;
 
     int nearest = -1;

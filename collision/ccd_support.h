@@ -156,3 +156,12 @@ extern _Thread_local cnConvexStats cn_convexStats;
 // `previous` may alias `manifold`.
 void cnCollideConvex( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
                       const cnManifold* previous, cnManifold* manifold );
+
+// The persistent-manifold step of cnCollideConvex, for any pair function that finds one new point
+// per step: `previous` (its points re-evaluated at the shapes' transforms, as above) merged with
+// the new point (surface points pointA on A and pointB on B, world, separation along the unit
+// normal n, surface parameters for the next query). `previous` may alias `manifold`.
+void cnMergePersistentPoint( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
+                             const cnManifold* previous, cnVec3 n, cnVec3 pointA, cnVec3 pointB,
+                             double separationAB, cnSurfaceParams paramA, cnSurfaceParams paramB,
+                             cnManifold* manifold );

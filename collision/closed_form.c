@@ -306,7 +306,7 @@ static void cnPushReduced( const cnCollisionShape* a, const cnCollisionShape* b,
 // Real-Time Collision Detection 5.1.9. Zero-length segments are points. Parallel segments: the
 // middle of the overlap of their extents (or the nearest ends), so the answer does not jump.
 
-static void cnClosestSegmentSegment( cnVec3 p0, cnVec3 d1, cnVec3 q0, cnVec3 d2, double* outS, double* outT )
+void cnClosestSegmentSegment( cnVec3 p0, cnVec3 d1, cnVec3 q0, cnVec3 d2, double* outS, double* outT )
 {
     cnVec3 r = cnSub( p0, q0 );
     double a = cnDot( d1, d1 );

@@ -22,6 +22,11 @@
 
 #include "collide.h"
 
+// Closest points of the segments p0 + s d1 and q0 + t d2, s and t in [0, 1] (Ericson, Real-Time
+// Collision Detection 5.1.9). Zero-length segments are points; parallel segments take the middle of
+// the overlap of their extents.
+void cnClosestSegmentSegment( cnVec3 p0, cnVec3 d1, cnVec3 q0, cnVec3 d2, double* outS, double* outT );
+
 // sphere (A) against sphere (B)
 void cnCollideSpheres( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
                        const cnManifold* previous, cnManifold* manifold );

@@ -22,19 +22,39 @@
 
 #define CN_MAX_MANIFOLD_POINTS 4
 
+// Where a point sits on a shape's surface, in the shape frame: what the next query starts from
+// (smooth.h).
+// - Convex shapes (sphere, box, capsule, cylinder, ellipsoid, hull): the outward unit normal at
+//   the point, n = (sin u cos v, sin u sin v, cos u): u in [0, pi] is the polar angle from +z and
+//   v in (-pi, pi] the azimuth.
+// - Torus: u is the angle around the ring (core point R (cos u, sin u, 0)) and v the angle around
+//   the tube: the point is core + r (cos v (cos u, sin u, 0) + sin v (0, 0, 1)).
+// - Plane: u = v = 0.
+typedef struct cnSurfaceParams
+{
+    double u;
+    double v;
+} cnSurfaceParams;
+
 typedef struct cnManifoldPoint
 {
-    cnVec3 point;      // world, midway between the surfaces
-    cnVec3 localA;     // surface point on A, in A's shape frame
-    cnVec3 localB;     // surface point on B, in B's shape frame
-    double separation; // along the normal, m; negative is penetration
-    uint32_t id;       // feature key, stable while the same features touch
+    cnVec3 point;           // world, midway between the surfaces
+    cnVec3 localA;          // surface point on A, in A's shape frame
+    cnVec3 localB;          // surface point on B, in B's shape frame
+    double separation;      // along the normal, m; negative is penetration
+    uint32_t id;            // feature key, stable while the same features touch
+    cnVec3 normal;          // unit, from A towards B: the manifold normal unless perPointNormals
+    cnSurfaceParams paramA; // smooth-surface pairs: where localA sits on A (else zero)
+    cnSurfaceParams paramB; // and localB on B
 } cnManifoldPoint;
 
 typedef struct cnManifold
 {
-    cnVec3 normal; // unit, from A towards B
+    cnVec3 normal; // unit, from A towards B (the deepest point's, with perPointNormals)
     int pointCount;
+    // Points with normals of their own (a torus touching a shape in separate places). When false
+    // the dispatcher copies `normal` into every point.
+    bool perPointNormals;
     cnManifoldPoint points[CN_MAX_MANIFOLD_POINTS];
 } cnManifold;
 

@@ -5,23 +5,25 @@
 
 #include "ccd_support.h"
 #include "closed_form.h"
+#include "smooth.h"
 
 #include <math.h>
 #include <stddef.h>
 
 // clang-format off
 // Upper triangle only: the dispatcher swaps so that the row type <= the column type. NULL: no
-// function yet (the torus comes with the smooth-surface queries; plane-plane never moves).
+// function (plane-plane never moves). Pairs with an ellipsoid, a capsule (except the capsule closed
+// forms) or a torus go through the smooth-surface queries of smooth.c.
 static cnCollideFcn* const cn_collideTable[cn_shapeTypeCount][cn_shapeTypeCount] = {
-    /*              sphere          box                 capsule                 cylinder         ellipsoid        torus  hull             plane                   */
-    /* sphere    */ { cnCollideSpheres, cnCollideSphereBox, cnCollideSphereCapsule, cnCollideConvex, cnCollideConvex, NULL, cnCollideConvex, cnCollideSpherePlane },
-    /* box       */ { NULL,         cnCollideBoxes,     cnCollideBoxCapsule,    cnCollideConvex, cnCollideConvex, NULL, cnCollideConvex, cnCollideBoxPlane },
-    /* capsule   */ { NULL,         NULL,               cnCollideCapsules,      cnCollideConvex, cnCollideConvex, NULL, cnCollideConvex, cnCollideCapsulePlane },
-    /* cylinder  */ { NULL,         NULL,               NULL,                   cnCollideConvex, cnCollideConvex, NULL, cnCollideConvex, cnCollideCylinderPlane },
-    /* ellipsoid */ { NULL,         NULL,               NULL,                   NULL,            cnCollideConvex, NULL, cnCollideConvex, cnCollideEllipsoidPlane },
-    /* torus     */ { NULL,         NULL,               NULL,                   NULL,            NULL,            NULL, NULL,            NULL },
-    /* hull      */ { NULL,         NULL,               NULL,                   NULL,            NULL,            NULL, cnCollideConvex, cnCollideHullPlane },
-    /* plane     */ { NULL,         NULL,               NULL,                   NULL,            NULL,            NULL, NULL,            NULL },
+    /*              sphere            box                 capsule                 cylinder               ellipsoid              torus           hull                   plane                   */
+    /* sphere    */ { cnCollideSpheres, cnCollideSphereBox, cnCollideSphereCapsule, cnCollideConvex,       cnCollideSmoothConvex, cnCollideTorus, cnCollideConvex,       cnCollideSpherePlane },
+    /* box       */ { NULL,             cnCollideBoxes,     cnCollideBoxCapsule,    cnCollideConvex,       cnCollideSmoothConvex, cnCollideTorus, cnCollideConvex,       cnCollideBoxPlane },
+    /* capsule   */ { NULL,             NULL,               cnCollideCapsules,      cnCollideSmoothConvex, cnCollideSmoothConvex, cnCollideTorus, cnCollideSmoothConvex, cnCollideCapsulePlane },
+    /* cylinder  */ { NULL,             NULL,               NULL,                   cnCollideConvex,       cnCollideSmoothConvex, cnCollideTorus, cnCollideConvex,       cnCollideCylinderPlane },
+    /* ellipsoid */ { NULL,             NULL,               NULL,                   NULL,                  cnCollideSmoothConvex, cnCollideTorus, cnCollideSmoothConvex, cnCollideEllipsoidPlane },
+    /* torus     */ { NULL,             NULL,               NULL,                   NULL,                  NULL,                  cnCollideTorus, cnCollideTorus,        cnCollideTorus },
+    /* hull      */ { NULL,             NULL,               NULL,                   NULL,                  NULL,                  NULL,           cnCollideConvex,       cnCollideHullPlane },
+    /* plane     */ { NULL,             NULL,               NULL,                   NULL,                  NULL,                  NULL,           NULL,                  NULL },
 };
 // clang-format on
 
@@ -46,8 +48,11 @@ static cnManifold cnFlipManifold( const cnManifold* m )
     flipped.normal = cnNeg( m->normal );
     for ( int i = 0; i < m->pointCount; ++i )
     {
+        flipped.points[i].normal = cnNeg( m->points[i].normal );
         flipped.points[i].localA = m->points[i].localB;
         flipped.points[i].localB = m->points[i].localA;
+        flipped.points[i].paramA = m->points[i].paramB;
+        flipped.points[i].paramB = m->points[i].paramA;
     }
     return flipped;
 }
@@ -70,6 +75,7 @@ static bool cnIsSaneManifold( const cnManifold* m )
     {
         const cnManifoldPoint* p = m->points + i;
         if ( cnIsFiniteVec3( p->point ) == false || cnIsFiniteVec3( p->localA ) == false ||
+             cnIsFiniteVec3( p->normal ) == false || fabs( cnLength( p->normal ) - 1.0 ) > 1e-6 ||
              cnIsFiniteVec3( p->localB ) == false || isfinite( p->separation ) == false )
         {
             return false;
@@ -83,6 +89,7 @@ cnStatus cnCollide( const cnCollisionShape* a, const cnCollisionShape* b, double
 {
     out->pointCount = 0;
     out->normal = cn_vec3Zero;
+    out->perPointNormals = false;
     cnShapeType typeA = a->geometry->type;
     cnShapeType typeB = b->geometry->type;
     cnCollideFcn* collide = cnLookup( typeA, typeB );
@@ -105,8 +112,17 @@ cnStatus cnCollide( const cnCollisionShape* a, const cnCollisionShape* b, double
         }
         cnManifold swapped;
         swapped.pointCount = 0;
+        swapped.perPointNormals = false;
         collide( b, a, margin, previous != NULL ? &swappedPrevious : NULL, &swapped );
         *out = cnFlipManifold( &swapped );
+    }
+
+    if ( out->perPointNormals == false )
+    {
+        for ( int i = 0; i < out->pointCount; ++i )
+        {
+            out->points[i].normal = out->normal;
+        }
     }
 
     // a pair function that produced NaN or nonsense: no contact, and say so

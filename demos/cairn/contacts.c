@@ -77,6 +77,7 @@ static cJSON* BuildContactsReport( const char* scenePath, cnWorldId worldId, con
             ok = point != NULL && cJSON_AddItemToArray( pointList, point ) &&
                  AddVec3( point, "position", c->points[k].point ) &&
                  AddNumber( point, "separation", c->points[k].separation ) &&
+                 AddVec3( point, "normal", c->points[k].normal ) &&
                  AddNumber( point, "id", (double)c->points[k].id );
         }
         points += c->pointCount;
@@ -207,7 +208,14 @@ int ContactsCommand( int argc, char** argv )
         for ( int k = 0; k < c->pointCount; ++k )
         {
             cnVec3 p = c->points[k].point;
-            printf( "    [%.6g, %.6g, %.6g] separation %.6g\n", p.x, p.y, p.z, c->points[k].separation );
+            cnVec3 n = c->points[k].normal;
+            printf( "    [%.6g, %.6g, %.6g] separation %.6g", p.x, p.y, p.z, c->points[k].separation );
+            if ( cnDot( n, c->normal ) < 1.0 - 1e-12 )
+            {
+                // a point with a normal of its own (a torus touching in separate places)
+                printf( " normal [%.6g, %.6g, %.6g]", n.x, n.y, n.z );
+            }
+            printf( "\n" );
         }
         points += c->pointCount;
     }
@@ -216,7 +224,7 @@ int ContactsCommand( int argc, char** argv )
             points == 1 ? "" : "s", report.maxPenetration );
     if ( report.warnings & cn_warnUnsupportedPair )
     {
-        printf( "some overlapping shapes have no collision function yet (torus): they are not listed\n" );
+        printf( "some overlapping shapes have no collision function: they are not listed\n" );
     }
 
     if ( reportPath != NULL )

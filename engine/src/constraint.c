@@ -462,11 +462,10 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         rb = bodies->type[rb] == cn_staticBody ? -1 : rb;
         double mu = sqrt( shapeA->material.friction * shapeB->material.friction );
         double restitution = fmax( shapeA->material.restitution, shapeB->material.restitution );
-        cnVec3 normal = contact->manifold.normal;
-
         for ( int k = 0; k < contact->manifold.pointCount; ++k )
         {
             const cnManifoldPoint* mp = contact->manifold.points + k;
+            cnVec3 normal = mp->normal; // the manifold's, or the point's own (tori)
             cnVec3 rA = ra >= 0 ? cnSub( mp->point, bodies->center[ra] ) : cn_vec3Zero;
             cnVec3 rB = rb >= 0 ? cnSub( mp->point, bodies->center[rb] ) : cn_vec3Zero;
             double separation = mp->separation;

@@ -432,6 +432,7 @@ int cnWorld_GetContacts( cnWorldId worldId, cnContactData* contacts, int capacit
                 data->points[k].point = contact->manifold.points[k].point;
                 data->points[k].separation = contact->manifold.points[k].separation;
                 data->points[k].id = contact->manifold.points[k].id;
+                data->points[k].normal = contact->manifold.points[k].normal;
                 data->points[k].normalImpulse = contact->normalImpulse[k];
             }
         }

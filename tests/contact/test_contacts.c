@@ -3,6 +3,7 @@
 #include "contact_suites.h"
 #include "test_support.h"
 
+#include <math.h>
 #include <string.h>
 
 static cnWorldId s_world;
@@ -261,17 +262,31 @@ START_TEST( filtered_pairs_do_not_collide )
 }
 END_TEST
 
-// a torus has no collision function yet: no contact, a warning, nothing breaks
-START_TEST( torus_is_reported_unsupported )
+// a torus lying flat on the ground, 5 cm into it, touches along its whole lower circle: the contact
+// spans it with 4 points at the same depth, 90 degrees apart, and no warning is raised
+START_TEST( torus_lying_on_ground_touches_along_a_circle )
 {
     cnGeometry torus = { .type = cn_torusShape, .torus = { 1.0, 0.25 } };
     cntDynamicBody( cnMakeVec3( 0.0, 0.0, 0.2 ), cn_quatIdentity, &torus );
-    ck_assert_int_eq( cnWorld_Step( s_world, 0.01 ), cn_statusOk );
-    ck_assert_int_eq( cnWorld_GetContactCount( s_world ), 0 );
-    ck_assert( cnWorld_GetStepReport( s_world ).warnings & cn_warnUnsupportedPair );
-    ck_assert_int_eq( s_log.warningCount, 1 );
-    ck_assert_int_eq( cnWorld_Step( s_world, 0.01 ), cn_statusOk );
-    ck_assert_int_eq( s_log.warningCount, 1 ); // once per pair, not per step
+    ck_assert_int_eq( cnWorld_UpdateContacts( s_world ), cn_statusOk );
+    ck_assert_int_eq( cnWorld_GetContactCount( s_world ), 1 );
+    cnContactData data;
+    ck_assert_int_eq( cnWorld_GetContacts( s_world, &data, 1 ), 1 );
+    ck_assert_int_eq( data.pointCount, 4 );
+    for ( int i = 0; i < data.pointCount; ++i )
+    {
+        ck_assert_double_eq_tol( data.points[i].separation, -0.05, 1e-12 );
+        ck_assert_double_eq_tol( fabs( data.points[i].normal.z ), 1.0, 1e-12 );
+        double rho = hypot( data.points[i].point.x, data.points[i].point.y );
+        ck_assert_double_eq_tol( rho, 1.0, 1e-12 ); // under the tube's centre circle
+        for ( int j = 0; j < i; ++j )
+        {
+            // spread around the ring: at least a quarter turn apart (chord sqrt(2) R)
+            double chord = cnLength( cnSub( data.points[i].point, data.points[j].point ) );
+            ck_assert( chord > 1.41 );
+        }
+    }
+    ck_assert_int_eq( s_log.warningCount, 0 );
 }
 END_TEST
 
@@ -317,7 +332,7 @@ Suite* cntContactsSuite( void )
     tcase_add_test( tc, begin_and_end_events );
     tcase_add_test( tc, destroyed_shapes_end_their_contacts );
     tcase_add_test( tc, filtered_pairs_do_not_collide );
-    tcase_add_test( tc, torus_is_reported_unsupported );
+    tcase_add_test( tc, torus_lying_on_ground_touches_along_a_circle );
     tcase_add_test( tc, many_static_bodies );
     suite_add_tcase( suite, tc );
     return suite;

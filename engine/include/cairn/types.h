@@ -383,11 +383,15 @@ typedef struct cnContactPoint
     double separation;
     /// Feature key: stays the same while the same features of the two shapes touch.
     uint32_t id;
+    /// Unit normal of this point, from shape A to shape B: the contact's normal, except for a
+    /// torus touching a shape in separate places, where each point has its own.
+    cnVec3 normal;
     /// Impulse kept for warm starting, N s (0 until the solver layer exists).
     double normalImpulse;
 } cnContactPoint;
 
-/// A contact between two shapes: a manifold of up to four points sharing one normal.
+/// A contact between two shapes: a manifold of up to four points sharing one normal (a torus's
+/// points can each have their own: see cnContactPoint.normal).
 typedef struct cnContactData
 {
     cnShapeId shapeA;

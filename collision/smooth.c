@@ -1,0 +1,1955 @@
+// SPDX-License-Identifier: MIT
+// Smooth-surface deepest-point queries: see smooth.h for what is computed and the conventions.
+//
+// Layout of this file:
+// 1. placed shapes and the support function of a convex core as a maximum of smooth pieces;
+// 2. the minimax Newton method on the sphere of normals (convex pairs);
+// 3. signed distance from a point to every shape (what the torus queries are built on);
+// 4. the torus queries (a function of the angle around the ring);
+// 5. the query dispatcher, and the narrowphase pair functions.
+
+#include "smooth.h"
+
+#include "ccd_support.h"
+#include "closed_form.h"
+
+#include <float.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+_Thread_local cnSmoothStats cn_smoothStats;
+
+// ---------------------------------------------------------------------------------------------
+// 1. Placed shapes and support pieces
+//
+// Spheres, capsules and tori are a core (a point, a segment, a circle) swept by a ball. The ball
+// adds its radius to the support function along every unit direction, so it shifts Phi(n) by a
+// constant and leaves the maximiser alone: the convex queries work on the cores and put the radii
+// back at the end.
+
+typedef struct cnPlaced
+{
+    const cnCollisionShape* shape;
+    cnShapeType type;
+    cnMat3 r;        // shape axes in the world (columns)
+    cnVec3 p;        // shape origin, world
+    double radius;   // the ball the core is swept by: sphere, capsule, torus (minor); else 0
+    double size;     // bounding radius about p (for tolerances)
+    cnVec3 point[2]; // capsule core end points (world); sphere: point[0] = centre
+    cnMat3 sigma;    // ellipsoid: R diag(r^2) R^T
+} cnPlaced;
+
+static cnPlaced cnPlace( const cnCollisionShape* shape )
+{
+    cnPlaced s;
+    memset( &s, 0, sizeof( s ) );
+    s.shape = shape;
+    s.type = shape->geometry->type;
+    s.r = cnMat3FromQuat( cnNormalizeQuat( shape->transform.q ) );
+    s.p = shape->transform.p;
+    s.size = cnLocalBoundingRadius( shape->geometry, shape->hull ) +
+             cnLength( cnLocalCenter( shape->geometry, shape->hull ) );
+    const cnGeometry* g = shape->geometry;
+    switch ( s.type )
+    {
+        case cn_sphereShape:
+            s.radius = g->sphere.radius;
+            s.point[0] = s.p;
+            break;
+        case cn_capsuleShape:
+            s.radius = g->capsule.radius;
+            s.point[0] = cnMulAdd( s.p, -g->capsule.halfLength, s.r.cz );
+            s.point[1] = cnMulAdd( s.p, g->capsule.halfLength, s.r.cz );
+            break;
+        case cn_torusShape:
+            s.radius = g->torus.minorRadius;
+            break;
+        case cn_ellipsoidShape:
+        {
+            cnVec3 e = g->ellipsoid.radii;
+            cnMat3 d = cnMakeMat3Diagonal( e.x * e.x, e.y * e.y, e.z * e.z );
+            s.sigma = cnMulMM( cnMulMM( s.r, d ), cnTranspose( s.r ) );
+            break;
+        }
+        default:
+            break;
+    }
+    return s;
+}
+
+static cnVec3 cnHullVertex( const cnPlaced* s, int k )
+{
+    const cnVec3* v = s->shape->hull != NULL && s->shape->hull->vertexCount > 0
+                          ? s->shape->hull->vertices
+                          : s->shape->geometry->hull.points;
+    return cnAdd( cnMulMV( s->r, v[k] ), s->p );
+}
+
+static int cnHullVertexCount( const cnPlaced* s )
+{
+    if ( s->shape->hull != NULL && s->shape->hull->vertexCount > 0 )
+    {
+        return s->shape->hull->vertexCount;
+    }
+    return s->shape->geometry->hull.points != NULL ? s->shape->geometry->hull.pointCount : 0;
+}
+
+// How many smooth pieces the core's support function is the maximum of.
+static int cnPieceCount( const cnPlaced* s )
+{
+    switch ( s->type )
+    {
+        case cn_sphereShape:
+        case cn_ellipsoidShape:
+            return 1;
+        case cn_capsuleShape:
+        case cn_cylinderShape:
+            return 2;
+        case cn_boxShape:
+            return 8;
+        case cn_hullShape:
+            return cnHullVertexCount( s );
+        default:
+            return 0;
+    }
+}
+
+// One piece: support value h = max over the piece of dot(n, x) for a unit n, its gradient (the
+// support point, world) and, when hessian != NULL, its Euclidean Hessian (which maps n to 0).
+static double cnPiece( const cnPlaced* s, int k, cnVec3 n, cnVec3* support, cnMat3* hessian )
+{
+    cnMat3 zero = { { 0, 0, 0 }, { 0, 0, 0 }, { 0, 0, 0 } };
+    cnVec3 x;
+    switch ( s->type )
+    {
+        case cn_sphereShape:
+            x = s->point[0];
+            break;
+        case cn_capsuleShape:
+            x = s->point[k];
+            break;
+        case cn_boxShape:
+        {
+            cnVec3 h = s->shape->geometry->box.halfExtents;
+            x = cnAdd( s->p, cnAdd( cnScale( ( k & 1 ) ? h.x : -h.x, s->r.cx ),
+                                    cnAdd( cnScale( ( k & 2 ) ? h.y : -h.y, s->r.cy ),
+                                           cnScale( ( k & 4 ) ? h.z : -h.z, s->r.cz ) ) ) );
+            break;
+        }
+        case cn_hullShape:
+            x = cnHullVertex( s, k );
+            break;
+        case cn_ellipsoidShape:
+        {
+            // h = c.n + sqrt(n^T S n), s = c + S n / sigma, H = S / sigma - (S n)(S n)^T / sigma^3
+            cnVec3 sn = cnMulMV( s->sigma, n );
+            double sigma = sqrt( fmax( cnDot( n, sn ), DBL_MIN ) );
+            *support = cnMulAdd( s->p, 1.0 / sigma, sn );
+            if ( hessian != NULL )
+            {
+                double i1 = 1.0 / sigma, i3 = 1.0 / ( sigma * sigma * sigma );
+                cnMat3 h = cnScaleMat3( i1, s->sigma );
+                cnVec3 c[3] = { cnScale( sn.x * i3, sn ), cnScale( sn.y * i3, sn ),
+                                cnScale( sn.z * i3, sn ) };
+                h.cx = cnSub( h.cx, c[0] );
+                h.cy = cnSub( h.cy, c[1] );
+                h.cz = cnSub( h.cz, c[2] );
+                *hessian = h;
+            }
+            return cnDot( s->p, n ) + sigma;
+        }
+        case cn_cylinderShape:
+        {
+            // rim k: centre c +- l a, radius r in the plane normal to a. h = c'.n + r |P n|,
+            // s = c' + r P n / |P n|, H = r (P - (P n)(P n)^T / |P n|^2) / |P n|. Straight along
+            // the axis the support is the whole cap: its centre, and a Hessian capped at 1e12 r.
+            double l = s->shape->geometry->cylinder.halfLength;
+            double radius = s->shape->geometry->cylinder.radius;
+            cnVec3 a = s->r.cz;
+            cnVec3 c = cnMulAdd( s->p, k == 0 ? -l : l, a );
+            cnVec3 pn = cnMulAdd( n, -cnDot( a, n ), a );
+            double rho = cnLength( pn );
+            double floorRho = 1e-12;
+            *support = rho > floorRho ? cnMulAdd( c, radius / rho, pn ) : c;
+            if ( hessian != NULL )
+            {
+                double q = fmax( rho, floorRho );
+                cnMat3 h;
+                cnVec3 e[3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 } };
+                cnVec3 col[3];
+                for ( int i = 0; i < 3; ++i )
+                {
+                    cnVec3 pe = cnMulAdd( e[i], -cnDot( a, e[i] ), a ); // P e_i
+                    double pni = rho > floorRho ? cnDot( pn, e[i] ) / rho : 0.0;
+                    cnVec3 u = rho > floorRho ? cnScale( 1.0 / rho, pn ) : cn_vec3Zero;
+                    col[i] = cnScale( radius / q, cnMulAdd( pe, -pni, u ) );
+                }
+                h.cx = col[0];
+                h.cy = col[1];
+                h.cz = col[2];
+                *hessian = h;
+            }
+            return cnDot( c, n ) + radius * rho;
+        }
+        default:
+            x = s->p;
+            break;
+    }
+    *support = x;
+    if ( hessian != NULL )
+    {
+        *hessian = zero;
+    }
+    return cnDot( x, n );
+}
+
+// the core's support value along unit n: the largest piece (and which)
+static double cnCoreSupport( const cnPlaced* s, cnVec3 n, int* which, cnVec3* support )
+{
+    int count = cnPieceCount( s );
+    double best = -HUGE_VAL;
+    int bestK = 0;
+    cnVec3 bestS = s->p;
+    for ( int k = 0; k < count; ++k )
+    {
+        cnVec3 x;
+        double h = cnPiece( s, k, n, &x, NULL );
+        if ( h > best )
+        {
+            best = h;
+            bestK = k;
+            bestS = x;
+        }
+    }
+    if ( which != NULL )
+    {
+        *which = bestK;
+    }
+    if ( support != NULL )
+    {
+        *support = bestS;
+    }
+    return best;
+}
+
+// the cores' separation along unit n (A towards B): -h_A(n) - h_B(-n)
+static double cnCorePhi( const cnPlaced* a, const cnPlaced* b, cnVec3 n )
+{
+    return -cnCoreSupport( a, n, NULL, NULL ) - cnCoreSupport( b, cnNeg( n ), NULL, NULL );
+}
+
+// unit normal <-> the surface parameters of a convex shape (smooth.h)
+static cnSurfaceParams cnNormalParams( const cnPlaced* s, cnVec3 worldNormal )
+{
+    cnVec3 l = cnMulMV( cnTranspose( s->r ), worldNormal );
+    cnSurfaceParams q;
+    q.u = acos( fmax( -1.0, fmin( 1.0, l.z ) ) );
+    q.v = atan2( l.y, l.x );
+    return q;
+}
+
+static cnVec3 cnParamsNormal( const cnPlaced* s, cnSurfaceParams q )
+{
+    cnVec3 l = cnMakeVec3( sin( q.u ) * cos( q.v ), sin( q.u ) * sin( q.v ), cos( q.u ) );
+    return cnMulMV( s->r, l );
+}
+
+static cnVec3 cnAnyPerpendicular( cnVec3 v )
+{
+    cnVec3 axis = fabs( v.x ) <= fabs( v.y ) && fabs( v.x ) <= fabs( v.z )
+                      ? cnMakeVec3( 1, 0, 0 )
+                      : ( fabs( v.y ) <= fabs( v.z ) ? cnMakeVec3( 0, 1, 0 ) : cnMakeVec3( 0, 0, 1 ) );
+    return cnNormalize( cnCross( v, axis ) );
+}
+
+static cnVec3 cnUnitOr( cnVec3 v, cnVec3 fallback )
+{
+    double m = fmax( fabs( v.x ), fmax( fabs( v.y ), fabs( v.z ) ) );
+    if ( !( m > 0.0 ) || !isfinite( m ) )
+    {
+        return fallback;
+    }
+    cnVec3 s = cnScale( 1.0 / m, v );
+    return cnScale( 1.0 / cnLength( s ), s );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. The minimax Newton method
+//
+// Minimise F(n) = h_A(n) + h_B(-n) = -Phi(n) over unit n, where each support is the maximum of
+// smooth pieces, so F = max over piece pairs (i, j) of f_ij(n) = hA_i(n) + hB_j(-n). At the current
+// n, in a tangent basis T of the sphere, each nearly active pair gives a value f, a gradient G =
+// T^T (sA_i(n) - sB_j(-n)) and a Riemannian Hessian W = T^T (HA_i + HB_j) T - f I (every piece is
+// positively homogeneous of degree one, so n . grad f = f). The step solves the quadratic program
+//     minimise t + 1/2 xi^T W xi  subject to  f_k + G_k . xi <= t  for every candidate pair k,
+// with W the multiplier-weighted sum of the active pairs' Hessians (shifted until positive
+// definite), by enumerating the active sets of up to three pairs (there are 2 + 1 unknowns besides
+// the multipliers). One active pair is plain Newton; two or three are Newton on the edge or vertex
+// where the pieces tie. The step is taken along the great circle, with backtracking on F.
+
+#define CN_PIECE_CANDIDATES  4 // per shape: the pieces nearest the maximum
+#define CN_PAIR_CANDIDATES   ( CN_PIECE_CANDIDATES * CN_PIECE_CANDIDATES )
+#define CN_NEWTON_ITERATIONS 60
+
+typedef struct cnPairPiece
+{
+    int i, j;
+    double f;    // hA_i(n) + hB_j(-n), minus the current F
+    double g[2]; // tangent gradient
+    double w[3]; // tangent Hessian (xx, xy, yy), the -f I term included
+    cnVec3 sa, sb;
+} cnPairPiece;
+
+// the `limit` pieces of s with the largest support along n, within `window` of the largest
+static int cnTopPieces( const cnPlaced* s, cnVec3 n, double window, int* out, double* values, int limit )
+{
+    int count = cnPieceCount( s );
+    int kept = 0;
+    double best = cnCoreSupport( s, n, NULL, NULL );
+    for ( int k = 0; k < count; ++k )
+    {
+        cnVec3 x;
+        double h = cnPiece( s, k, n, &x, NULL );
+        if ( h < best - window )
+        {
+            continue;
+        }
+        // insertion into a short sorted list
+        int at = kept < limit ? kept : limit;
+        while ( at > 0 && values[at - 1] < h )
+        {
+            if ( at < limit )
+            {
+                values[at] = values[at - 1];
+                out[at] = out[at - 1];
+            }
+            at -= 1;
+        }
+        if ( at < limit )
+        {
+            values[at] = h;
+            out[at] = k;
+            kept = kept < limit ? kept + 1 : limit;
+        }
+    }
+    return kept;
+}
+
+static void cnTangentBasis( cnVec3 n, cnVec3* t1, cnVec3* t2 )
+{
+    *t1 = cnAnyPerpendicular( n );
+    *t2 = cnCross( n, *t1 );
+}
+
+static double cnQuadForm( const cnMat3* h, cnVec3 a, cnVec3 b )
+{
+    return cnDot( a, cnMulMV( *h, b ) );
+}
+
+// Solve the dense system m x = rhs (size <= 6) by Gaussian elimination with partial pivoting.
+static bool cnSolveSmall( double m[6][7], int size, double* x )
+{
+    for ( int c = 0; c < size; ++c )
+    {
+        int pivot = c;
+        for ( int r = c + 1; r < size; ++r )
+        {
+            if ( fabs( m[r][c] ) > fabs( m[pivot][c] ) )
+            {
+                pivot = r;
+            }
+        }
+        if ( !( fabs( m[pivot][c] ) > 1e-300 ) )
+        {
+            return false;
+        }
+        if ( pivot != c )
+        {
+            for ( int k = 0; k <= size; ++k )
+            {
+                double t = m[c][k];
+                m[c][k] = m[pivot][k];
+                m[pivot][k] = t;
+            }
+        }
+        for ( int r = c + 1; r < size; ++r )
+        {
+            double f = m[r][c] / m[c][c];
+            for ( int k = c; k <= size; ++k )
+            {
+                m[r][k] -= f * m[c][k];
+            }
+        }
+    }
+    for ( int c = size - 1; c >= 0; --c )
+    {
+        double s = m[c][size];
+        for ( int k = c + 1; k < size; ++k )
+        {
+            s -= m[c][k] * x[k];
+        }
+        x[c] = s / m[c][c];
+        if ( !isfinite( x[c] ) )
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The QP step for the candidate pairs, with Hessian w (2x2: xx, xy, yy, positive definite).
+// Writes the step, the model value t (<= 0: F is 0 at xi = 0) and the multipliers (per candidate).
+static bool cnQpStep( const cnPairPiece* pairs, int count, const double w[3], double tolerance, double xi[2],
+                      double* outT, double* mu )
+{
+    double bestObjective = HUGE_VAL;
+    bool found = false;
+    int subset[3];
+    // every active set of 1, 2 or 3 candidates
+    for ( int size = 1; size <= 3; ++size )
+    {
+        int idx[3] = { 0, 1, 2 };
+        if ( size > count )
+        {
+            break;
+        }
+        for ( ;; )
+        {
+            // unknowns: xi0, xi1, t, mu_0..mu_{size-1}
+            int n = 3 + size;
+            double m[6][7];
+            memset( m, 0, sizeof( m ) );
+            m[0][0] = w[0];
+            m[0][1] = w[1];
+            m[1][0] = w[1];
+            m[1][1] = w[2];
+            for ( int k = 0; k < size; ++k )
+            {
+                const cnPairPiece* p = pairs + idx[k];
+                m[0][3 + k] = p->g[0];
+                m[1][3 + k] = p->g[1];
+                m[2][3 + k] = 1.0;
+                m[3 + k][0] = p->g[0];
+                m[3 + k][1] = p->g[1];
+                m[3 + k][2] = -1.0;
+                m[3 + k][n] = -p->f;
+            }
+            m[2][n] = 1.0;
+            double x[6];
+            if ( cnSolveSmall( m, n, x ) )
+            {
+                bool ok = true;
+                for ( int k = 0; k < size && ok; ++k )
+                {
+                    ok = x[3 + k] >= -1e-12;
+                }
+                for ( int k = 0; k < count && ok; ++k )
+                {
+                    ok = pairs[k].f + pairs[k].g[0] * x[0] + pairs[k].g[1] * x[1] <= x[2] + tolerance;
+                }
+                double objective =
+                    x[2] + 0.5 * ( w[0] * x[0] * x[0] + 2.0 * w[1] * x[0] * x[1] + w[2] * x[1] * x[1] );
+                if ( ok && objective < bestObjective )
+                {
+                    bestObjective = objective;
+                    found = true;
+                    xi[0] = x[0];
+                    xi[1] = x[1];
+                    *outT = x[2];
+                    for ( int k = 0; k < count; ++k )
+                    {
+                        mu[k] = 0.0;
+                    }
+                    for ( int k = 0; k < size; ++k )
+                    {
+                        mu[idx[k]] = fmax( 0.0, x[3 + k] );
+                        subset[k] = idx[k];
+                    }
+                }
+            }
+            // next combination
+            int k = size - 1;
+            while ( k >= 0 && idx[k] == count - size + k )
+            {
+                k -= 1;
+            }
+            if ( k < 0 )
+            {
+                break;
+            }
+            idx[k] += 1;
+            for ( int j = k + 1; j < size; ++j )
+            {
+                idx[j] = idx[j - 1] + 1;
+            }
+        }
+    }
+    (void)subset;
+    return found;
+}
+
+// When n is within 1e-3 rad of a cylinder's axis (either shape, either sense), Phi along that axis
+// is at least as large, and the axis is a local optimum there, move n onto it. On the axis the
+// rim's term r |P n| is a cone of slope r, so the axis is optimal when the tangential gradient of
+// everything else (the cap centre against the other shape's support point) is shorter than r.
+static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double* F )
+{
+    const cnPlaced* shapes[2] = { a, b };
+    for ( int s = 0; s < 2; ++s )
+    {
+        if ( shapes[s]->type != cn_cylinderShape )
+        {
+            continue;
+        }
+        cnVec3 axis = shapes[s]->r.cz;
+        double c = cnDot( axis, *n );
+        if ( fabs( c ) < 1.0 - 5e-7 )
+        {
+            continue;
+        }
+        cnVec3 candidate = c > 0.0 ? axis : cnNeg( axis );
+        double candidateF = -cnCorePhi( a, b, candidate );
+        // the cap centre facing the other shape, and the other shape's support point
+        cnVec3 cap, other;
+        if ( s == 0 )
+        {
+            cnPiece( a, c > 0.0 ? 1 : 0, candidate, &cap, NULL );
+            cnCoreSupport( b, cnNeg( candidate ), NULL, &other );
+        }
+        else
+        {
+            cnPiece( b, c > 0.0 ? 0 : 1, cnNeg( candidate ), &cap, NULL );
+            cnCoreSupport( a, candidate, NULL, &other );
+        }
+        cnVec3 g = cnSub( cap, other );
+        double tangential = cnLength( cnMulAdd( g, -cnDot( g, candidate ), candidate ) );
+        if ( candidateF <= *F && tangential < shapes[s]->shape->geometry->cylinder.radius )
+        {
+            *n = candidate;
+            *F = candidateF;
+            return true;
+        }
+    }
+    return false;
+}
+
+typedef struct cnNewtonResult
+{
+    cnVec3 n;
+    double phi; // the cores' separation along n
+    cnVec3 sa;  // weighted support point of A's core along n
+    cnVec3 sb;  // and of B's core along -n
+    bool converged;
+} cnNewtonResult;
+
+static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnVec3 start )
+{
+    cnNewtonResult result;
+    cnVec3 n = cnUnitOr( start, cnMakeVec3( 0, 0, 1 ) );
+    double scale = a->size + b->size + 1e-300;
+    double coordinates = cnLength( a->p ) + cnLength( b->p );
+    double tolerance = 1e-15 * ( scale + coordinates );
+    double F = -cnCorePhi( a, b, n );
+    double muPrev[CN_PAIR_CANDIDATES];
+    int prevI[CN_PAIR_CANDIDATES], prevJ[CN_PAIR_CANDIDATES];
+    int prevCount = 0;
+    double lastStep = 0.2; // radians: how far the pieces' values may move in one step
+    bool converged = false;
+    cnPairPiece pairs[CN_PAIR_CANDIDATES];
+    double mu[CN_PAIR_CANDIDATES];
+    int count = 0;
+
+    for ( int iteration = 0; iteration < CN_NEWTON_ITERATIONS; ++iteration )
+    {
+        cn_smoothStats.newtonSteps += 1;
+        // candidate pieces: within what one step can change of each maximum
+        int ia[CN_PIECE_CANDIDATES], ib[CN_PIECE_CANDIDATES];
+        double va[CN_PIECE_CANDIDATES], vb[CN_PIECE_CANDIDATES];
+        double windowA = 2.0 * ( 2.0 * a->size ) * lastStep + tolerance;
+        double windowB = 2.0 * ( 2.0 * b->size ) * lastStep + tolerance;
+        int na = cnTopPieces( a, n, windowA, ia, va, CN_PIECE_CANDIDATES );
+        int nb = cnTopPieces( b, cnNeg( n ), windowB, ib, vb, CN_PIECE_CANDIDATES );
+        cnVec3 t1, t2;
+        cnTangentBasis( n, &t1, &t2 );
+        count = 0;
+        double wsum[3] = { 0.0, 0.0, 0.0 };
+        double muTotal = 0.0;
+        for ( int x = 0; x < na; ++x )
+        {
+            for ( int y = 0; y < nb; ++y )
+            {
+                cnPairPiece* p = pairs + count++;
+                cnMat3 ha, hb;
+                p->i = ia[x];
+                p->j = ib[y];
+                double hA = cnPiece( a, ia[x], n, &p->sa, &ha );
+                double hB = cnPiece( b, ib[y], cnNeg( n ), &p->sb, &hb );
+                double f = hA + hB;
+                cnVec3 grad = cnSub( p->sa, p->sb );
+                cnMat3 h = cnAddMat3( ha, hb );
+                p->f = f - F;
+                p->g[0] = cnDot( t1, grad );
+                p->g[1] = cnDot( t2, grad );
+                p->w[0] = cnQuadForm( &h, t1, t1 ) - f;
+                p->w[1] = cnQuadForm( &h, t1, t2 );
+                p->w[2] = cnQuadForm( &h, t2, t2 ) - f;
+                // the multiplier this pair had in the last step (new pairs: none)
+                double weight = 0.0;
+                for ( int k = 0; k < prevCount; ++k )
+                {
+                    if ( prevI[k] == p->i && prevJ[k] == p->j )
+                    {
+                        weight = muPrev[k];
+                    }
+                }
+                if ( prevCount == 0 && x == 0 && y == 0 )
+                {
+                    weight = 1.0;
+                }
+                for ( int k = 0; k < 3; ++k )
+                {
+                    wsum[k] += weight * p->w[k];
+                }
+                muTotal += weight;
+            }
+        }
+        if ( !( muTotal > 0.0 ) )
+        {
+            for ( int k = 0; k < 3; ++k )
+            {
+                wsum[k] = pairs[0].w[k];
+            }
+        }
+        else
+        {
+            for ( int k = 0; k < 3; ++k )
+            {
+                wsum[k] /= muTotal;
+            }
+        }
+        // shift until positive definite: at least 1e-3 of the size, so a flat model (polytope
+        // pieces touching) still takes bounded steps
+        double trace = 0.5 * ( wsum[0] + wsum[2] );
+        double radius = sqrt( 0.25 * ( wsum[0] - wsum[2] ) * ( wsum[0] - wsum[2] ) + wsum[1] * wsum[1] );
+        double lowest = trace - radius;
+        double floorW = 1e-3 * scale;
+        if ( lowest < floorW )
+        {
+            wsum[0] += floorW - lowest;
+            wsum[2] += floorW - lowest;
+        }
+
+        double xi[2], t;
+        if ( !cnQpStep( pairs, count, wsum, 1e-13 * scale, xi, &t, mu ) )
+        {
+            // no consistent active set (round-off): plain Newton on the largest pair
+            double det = wsum[0] * wsum[2] - wsum[1] * wsum[1];
+            xi[0] = -( wsum[2] * pairs[0].g[0] - wsum[1] * pairs[0].g[1] ) / det;
+            xi[1] = -( -wsum[1] * pairs[0].g[0] + wsum[0] * pairs[0].g[1] ) / det;
+            t = pairs[0].f + pairs[0].g[0] * xi[0] + pairs[0].g[1] * xi[1];
+            for ( int k = 0; k < count; ++k )
+            {
+                mu[k] = k == 0 ? 1.0 : 0.0;
+            }
+        }
+        prevCount = count;
+        for ( int k = 0; k < count; ++k )
+        {
+            prevI[k] = pairs[k].i;
+            prevJ[k] = pairs[k].j;
+            muPrev[k] = mu[k];
+        }
+
+        double stepLength = sqrt( xi[0] * xi[0] + xi[1] * xi[1] );
+        if ( !( stepLength > 1e-15 ) || !( t < -tolerance ) )
+        {
+            converged = true;
+            break;
+        }
+        // never turn more than a quarter turn in one step
+        double alpha = stepLength > 0.5 * CN_PI ? 0.5 * CN_PI / stepLength : 1.0;
+        bool accepted = false;
+        for ( int tries = 0; tries < 40; ++tries )
+        {
+            cnVec3 trial = cnNormalize(
+                cnAdd( n, cnAdd( cnScale( alpha * xi[0], t1 ), cnScale( alpha * xi[1], t2 ) ) ) );
+            double trialF = -cnCorePhi( a, b, trial );
+            if ( trialF <= F + 1e-4 * alpha * t || ( trialF < F && alpha * stepLength < 1e-6 ) )
+            {
+                n = trial;
+                F = trialF;
+                accepted = true;
+                break;
+            }
+            alpha *= 0.5;
+        }
+        lastStep = fmax( alpha * stepLength, 1e-9 );
+        if ( !accepted )
+        {
+            converged = true; // no descent left at round-off level
+            break;
+        }
+        // Near a cylinder's axis its rim piece has a cone point (the whole cap supports there),
+        // which Newton approaches only linearly: try the axis itself.
+        if ( cnSnapToCap( a, b, &n, &F ) )
+        {
+            converged = true;
+            break;
+        }
+    }
+    if ( !converged )
+    {
+        cn_smoothStats.notConverged += 1;
+    }
+
+    // the support points: weighted by the last step's multipliers over the pairs that are still
+    // active at the final n (ties on a face or an edge), else the largest pieces
+    cnVec3 sa, sb;
+    double ha = cnCoreSupport( a, n, NULL, &sa );
+    double hb = cnCoreSupport( b, cnNeg( n ), NULL, &sb );
+    double total = 0.0;
+    cnVec3 wa = cn_vec3Zero, wb = cn_vec3Zero;
+    double tie = 1e-11 * ( scale + coordinates );
+    for ( int k = 0; k < prevCount; ++k )
+    {
+        if ( !( muPrev[k] > 0.0 ) )
+        {
+            continue;
+        }
+        cnVec3 xa, xb;
+        double va = cnPiece( a, prevI[k], n, &xa, NULL );
+        double vb = cnPiece( b, prevJ[k], cnNeg( n ), &xb, NULL );
+        if ( va < ha - tie || vb < hb - tie )
+        {
+            continue;
+        }
+        wa = cnMulAdd( wa, muPrev[k], xa );
+        wb = cnMulAdd( wb, muPrev[k], xb );
+        total += muPrev[k];
+    }
+    if ( total > 0.0 )
+    {
+        sa = cnScale( 1.0 / total, wa );
+        sb = cnScale( 1.0 / total, wb );
+    }
+    result.n = n;
+    result.sa = sa;
+    result.sb = sb;
+    result.phi = -ha - hb;
+    result.converged = converged;
+    return result;
+}
+
+// the seeds of a cold query: both senses of both shapes' axes (a box's face normals, an
+// ellipsoid's principal directions, a capsule's or cylinder's axis)
+static int cnAxisSeeds( const cnPlaced* a, const cnPlaced* b, cnVec3* seeds )
+{
+    int count = 0;
+    const cnMat3* r[2] = { &a->r, &b->r };
+    for ( int s = 0; s < 2; ++s )
+    {
+        cnVec3 axes[3] = { r[s]->cx, r[s]->cy, r[s]->cz };
+        for ( int i = 0; i < 3; ++i )
+        {
+            seeds[count++] = axes[i];
+            seeds[count++] = cnNeg( axes[i] );
+        }
+    }
+    return count;
+}
+
+// the best face normal of a hull (outward, for A; inward, for B) as a seed
+static bool cnHullFaceSeed( const cnPlaced* a, const cnPlaced* b, const cnPlaced* hull, cnVec3* seed )
+{
+    const cnHull* h = hull->shape->hull;
+    if ( hull->type != cn_hullShape || h == NULL || h->triangleCount <= 0 )
+    {
+        return false;
+    }
+    double best = -HUGE_VAL;
+    for ( int t = 0; t < h->triangleCount; ++t )
+    {
+        const int* tri = h->triangles + 3 * t;
+        cnVec3 normal = cnCross( cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ),
+                                 cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) );
+        cnVec3 n = cnUnitOr( cnMulMV( hull->r, normal ), cn_vec3Zero );
+        if ( cnLengthSquared( n ) == 0.0 )
+        {
+            continue;
+        }
+        n = hull == a ? n : cnNeg( n );
+        double phi = cnCorePhi( a, b, n );
+        if ( phi > best )
+        {
+            best = phi;
+            *seed = n;
+        }
+    }
+    return best > -HUGE_VAL;
+}
+
+typedef struct cnConvexAnswer
+{
+    cnNewtonResult best;
+    bool have;
+} cnConvexAnswer;
+
+static void cnConsider( cnConvexAnswer* answer, cnNewtonResult r )
+{
+    if ( !answer->have || r.phi > answer->best.phi )
+    {
+        answer->best = r;
+        answer->have = true;
+    }
+}
+
+// Newton from the best few of `seeds` (by Phi), at least 20 degrees apart
+static void cnMultistart( const cnPlaced* a, const cnPlaced* b, const cnVec3* seeds, int seedCount,
+                          int starts, cnConvexAnswer* answer )
+{
+    double phi[40];
+    bool used[40] = { false };
+    seedCount = seedCount > 40 ? 40 : seedCount;
+    for ( int k = 0; k < seedCount; ++k )
+    {
+        phi[k] = cnCorePhi( a, b, seeds[k] );
+    }
+    cnVec3 chosen[8];
+    int chosenCount = 0;
+    for ( int s = 0; s < starts && chosenCount < 8; ++s )
+    {
+        int best = -1;
+        for ( int k = 0; k < seedCount; ++k )
+        {
+            if ( used[k] )
+            {
+                continue;
+            }
+            bool near = false;
+            for ( int c = 0; c < chosenCount; ++c )
+            {
+                near = near || cnDot( chosen[c], seeds[k] ) > 0.94;
+            }
+            if ( near )
+            {
+                used[k] = true;
+                continue;
+            }
+            if ( best < 0 || phi[k] > phi[best] )
+            {
+                best = k;
+            }
+        }
+        if ( best < 0 )
+        {
+            break;
+        }
+        used[best] = true;
+        chosen[chosenCount++] = seeds[best];
+        cnConsider( answer, cnMinimaxNewton( a, b, seeds[best] ) );
+    }
+}
+
+// Convex pair (no plane, no torus): the deepest point of the cores, as a contact of the shapes.
+static void cnConvexSmoothQuery( const cnPlaced* a, const cnPlaced* b, const cnSmoothContact* warm,
+                                 int warmCount, cnSmoothContact* out )
+{
+    cnConvexAnswer answer;
+    memset( &answer, 0, sizeof( answer ) );
+    double scale = a->size + b->size;
+    double tie = 1e-12 * ( scale + cnLength( a->p ) + cnLength( b->p ) );
+    cnVec3 centres = cnSub( b->p, a->p );
+    cnVec3 centreSeed = cnUnitOr( centres, cnMakeVec3( 0, 0, 1 ) );
+    bool done = false;
+
+    if ( warm != NULL && warmCount > 0 )
+    {
+        // warm: Newton from the last answer's normal (as it sits on A now, and as it sits on B),
+        // then a check against cheap probes
+        cn_smoothStats.warmStarts += 1;
+        cnConsider( &answer, cnMinimaxNewton( a, b, cnParamsNormal( a, warm[0].paramA ) ) );
+        cnVec3 fromB = cnNeg( cnParamsNormal( b, warm[0].paramB ) );
+        if ( cnDot( fromB, answer.best.n ) < 1.0 - 1e-9 &&
+             cnCorePhi( a, b, fromB ) > answer.best.phi - 1e-3 * scale )
+        {
+            cnConsider( &answer, cnMinimaxNewton( a, b, fromB ) );
+        }
+        done = answer.best.phi > tie; // apart: the maximiser is unique (see below)
+        if ( !done )
+        {
+            cnVec3 probes[14];
+            int count = cnAxisSeeds( a, b, probes );
+            probes[count++] = centreSeed;
+            probes[count++] = cnNeg( answer.best.n );
+            bool beaten = false;
+            for ( int k = 0; k < count && !beaten; ++k )
+            {
+                beaten = cnCorePhi( a, b, probes[k] ) > answer.best.phi + tie;
+            }
+            done = !beaten;
+            if ( beaten )
+            {
+                cn_smoothStats.warmFallbacks += 1;
+            }
+        }
+    }
+    if ( !done )
+    {
+        // Apart, {n : Phi(n) >= t} is spherically convex for every t > 0 (the set of x with
+        // h_{A-B}(x) + t|x| <= 0 is a convex cone), so a local maximum with Phi > 0 is the
+        // global one: one start that ends apart settles it.
+        cnConsider( &answer, cnMinimaxNewton( a, b, centreSeed ) );
+        if ( !( answer.best.phi > tie ) )
+        {
+            cnDistanceResult gjk = cnConvexDistance( a->shape, b->shape );
+            if ( !gjk.overlap && gjk.distance > 0.0 && cnLengthSquared( gjk.normal ) > 0.0 )
+            {
+                cnConsider( &answer, cnMinimaxNewton( a, b, gjk.normal ) );
+            }
+        }
+        if ( !( answer.best.phi > tie ) )
+        {
+            // overlapping: several local maxima are possible; start from the best few of the
+            // axes and hull faces of both shapes
+            cnVec3 seeds[16];
+            int count = cnAxisSeeds( a, b, seeds );
+            cnVec3 face;
+            if ( cnHullFaceSeed( a, b, a, &face ) )
+            {
+                seeds[count++] = face;
+            }
+            if ( cnHullFaceSeed( a, b, b, &face ) )
+            {
+                seeds[count++] = face;
+            }
+            seeds[count++] = answer.best.n;
+            cnMultistart( a, b, seeds, count, 4, &answer );
+            // nearly symmetric overlaps (centres close together): the opposite of the best local
+            // maximum is often the better one
+            cnVec3 opposite = cnNeg( answer.best.n );
+            if ( cnCorePhi( a, b, opposite ) > answer.best.phi - 1e-2 * scale )
+            {
+                cnConsider( &answer, cnMinimaxNewton( a, b, opposite ) );
+            }
+        }
+    }
+
+    cnNewtonResult r = answer.best;
+    cnVec3 n = r.n;
+    out->normal = n;
+    out->pointA = cnMulAdd( r.sa, a->radius, n );
+    out->pointB = cnMulAdd( r.sb, -b->radius, n );
+    out->separation = cnDot( cnSub( out->pointB, out->pointA ), n );
+    out->paramA = cnNormalParams( a, n );
+    out->paramB = cnNormalParams( b, cnNeg( n ) );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Signed distance from a point
+
+// nearest point of the ellipsoid sum (x_i / e_i)^2 = 1 to the local point x (shape frame), and
+// the signed distance. The nearest point is y_i = e_i^2 x_i / (e_i^2 + t) at the root t of
+// F(t) = sum (e_i x_i / (e_i^2 + t))^2 - 1 on t > -e_min^2 (F falls monotonically there: one root,
+// outside t > 0, inside t < 0). In s = t + e_min^2 the denominators have no cancellation. When the
+// point lies in the plane of the smallest axis and F stays negative, the nearest point leaves that
+// plane (s = 0, the degenerate case).
+static double cnPointEllipsoid( cnVec3 radii, cnVec3 x, cnVec3* nearest, cnVec3* outward )
+{
+    double e[3] = { radii.x, radii.y, radii.z };
+    double p[3] = { x.x, x.y, x.z };
+    int k = 0;
+    for ( int i = 1; i < 3; ++i )
+    {
+        k = e[i] < e[k] ? i : k;
+    }
+    double ek2 = e[k] * e[k];
+    double gap[3]; // e_i^2 - e_min^2 >= 0
+    for ( int i = 0; i < 3; ++i )
+    {
+        gap[i] = e[i] * e[i] - ek2;
+    }
+    double y[3];
+    // F(s) = sum (e_i p_i / (gap_i + s))^2 - 1
+    double big = 0.0;
+    for ( int i = 0; i < 3; ++i )
+    {
+        big += e[i] * e[i] * p[i] * p[i];
+    }
+    big = sqrt( big );
+    double lo = 0.0, hi = ek2 + big + e[k]; // F(hi) < 0: every denominator exceeds sqrt(sum)
+    // is the root at s > 0 at all? F(0+) is +inf unless the smallest-axis components vanish
+    double f0 = -1.0;
+    bool degenerate = true;
+    for ( int i = 0; i < 3; ++i )
+    {
+        if ( gap[i] <= 1e-14 * ek2 )
+        {
+            if ( p[i] != 0.0 )
+            {
+                degenerate = false;
+            }
+        }
+        else
+        {
+            double q = e[i] * p[i] / gap[i];
+            f0 += q * q;
+        }
+    }
+    if ( degenerate && f0 <= 0.0 )
+    {
+        // y_i = e_i^2 p_i / gap_i off the smallest axes; those share what is left of the norm
+        double rest = 1.0;
+        double groupNorm = 0.0;
+        for ( int i = 0; i < 3; ++i )
+        {
+            if ( gap[i] > 1e-14 * ek2 )
+            {
+                y[i] = e[i] * e[i] * p[i] / gap[i];
+                rest -= ( y[i] / e[i] ) * ( y[i] / e[i] );
+            }
+            else
+            {
+                y[i] = 0.0;
+            }
+        }
+        rest = sqrt( fmax( rest, 0.0 ) );
+        bool first = true;
+        for ( int i = 0; i < 3; ++i )
+        {
+            if ( gap[i] <= 1e-14 * ek2 && first )
+            {
+                y[i] = e[i] * rest;
+                first = false;
+            }
+        }
+        (void)groupNorm;
+    }
+    else
+    {
+        double s = 0.5 * ( lo + hi );
+        for ( int iteration = 0; iteration < 200; ++iteration )
+        {
+            double f = -1.0, df = 0.0;
+            for ( int i = 0; i < 3; ++i )
+            {
+                double d = gap[i] + s;
+                double q = e[i] * p[i] / d;
+                f += q * q;
+                df -= 2.0 * q * q / d;
+            }
+            if ( f > 0.0 )
+            {
+                lo = s;
+            }
+            else
+            {
+                hi = s;
+            }
+            double next = s - f / df;
+            if ( !( next > lo && next < hi ) || !isfinite( next ) )
+            {
+                next = 0.5 * ( lo + hi );
+            }
+            if ( fabs( next - s ) <= 1e-16 * fmax( s, ek2 ) || hi - lo <= 1e-17 * fmax( hi, ek2 ) )
+            {
+                s = next;
+                break;
+            }
+            s = next;
+        }
+        for ( int i = 0; i < 3; ++i )
+        {
+            y[i] = e[i] * e[i] * p[i] / ( gap[i] + s );
+        }
+    }
+    cnVec3 near = cnMakeVec3( y[0], y[1], y[2] );
+    cnVec3 grad = cnMakeVec3( y[0] / ( e[0] * e[0] ), y[1] / ( e[1] * e[1] ), y[2] / ( e[2] * e[2] ) );
+    cnVec3 normal = cnUnitOr( grad, cnMakeVec3( 1, 0, 0 ) );
+    double inside = ( p[0] / e[0] ) * ( p[0] / e[0] ) + ( p[1] / e[1] ) * ( p[1] / e[1] ) +
+                    ( p[2] / e[2] ) * ( p[2] / e[2] );
+    double distance = cnLength( cnSub( x, near ) );
+    *nearest = near;
+    *outward = normal;
+    return inside < 1.0 ? -distance : distance;
+}
+
+// the nearest point of a hull's surface: inside, the nearest face plane (its projection lies on
+// that face); outside, GJK against the point
+static double cnPointHull( const cnPlaced* s, cnVec3 p, cnVec3* nearest, cnVec3* outward )
+{
+    const cnHull* h = s->shape->hull;
+    double best = -HUGE_VAL;
+    cnVec3 bestNormal = cnMakeVec3( 0, 0, 1 );
+    if ( h != NULL )
+    {
+        for ( int t = 0; t < h->triangleCount; ++t )
+        {
+            const int* tri = h->triangles + 3 * t;
+            cnVec3 v0 = cnAdd( cnMulMV( s->r, h->vertices[tri[0]] ), s->p );
+            cnVec3 normal = cnCross( cnMulMV( s->r, cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ) ),
+                                     cnMulMV( s->r, cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) ) );
+            normal = cnUnitOr( normal, cn_vec3Zero );
+            if ( cnLengthSquared( normal ) == 0.0 )
+            {
+                continue;
+            }
+            double d = cnDot( normal, cnSub( p, v0 ) );
+            if ( d > best )
+            {
+                best = d;
+                bestNormal = normal;
+            }
+        }
+    }
+    if ( best <= 0.0 )
+    {
+        *nearest = cnMulAdd( p, -best, bestNormal );
+        *outward = bestNormal;
+        return best;
+    }
+    cnGeometry point;
+    memset( &point, 0, sizeof( point ) );
+    point.type = cn_sphereShape;
+    point.sphere.radius = 0.0;
+    cnCollisionShape probe = { &point, NULL, { p, { 0.0, 0.0, 0.0, 1.0 } } };
+    cnDistanceResult r = cnConvexDistance( s->shape, &probe );
+    *nearest = r.pointA;
+    cnVec3 d = cnSub( p, r.pointA );
+    double distance = cnLength( d );
+    *outward = cnUnitOr( d, bestNormal );
+    return distance;
+}
+
+static double cnPointDistancePlaced( const cnPlaced* s, cnVec3 p, cnVec3* nearestOut, cnVec3* normalOut )
+{
+    const cnGeometry* g = s->shape->geometry;
+    cnMat3 rt = cnTranspose( s->r );
+    cnVec3 x = cnMulMV( rt, cnSub( p, s->p ) ); // shape frame
+    cnVec3 q = x, n = cnMakeVec3( 0, 0, 1 );
+    double d = 0.0;
+    switch ( s->type )
+    {
+        case cn_sphereShape:
+        {
+            double length = cnLength( x );
+            n = cnUnitOr( x, cnMakeVec3( 0, 0, 1 ) );
+            q = cnScale( g->sphere.radius, n );
+            d = length - g->sphere.radius;
+            break;
+        }
+        case cn_capsuleShape:
+        {
+            double l = g->capsule.halfLength;
+            cnVec3 c = cnMakeVec3( 0, 0, fmax( -l, fmin( l, x.z ) ) );
+            cnVec3 w = cnSub( x, c );
+            n = cnUnitOr( w, cnMakeVec3( 1, 0, 0 ) );
+            q = cnMulAdd( c, g->capsule.radius, n );
+            d = cnLength( w ) - g->capsule.radius;
+            break;
+        }
+        case cn_boxShape:
+        {
+            double h[3] = { g->box.halfExtents.x, g->box.halfExtents.y, g->box.halfExtents.z };
+            double v[3] = { x.x, x.y, x.z };
+            double c[3];
+            bool outside = false;
+            for ( int i = 0; i < 3; ++i )
+            {
+                c[i] = fmax( -h[i], fmin( h[i], v[i] ) );
+                outside = outside || c[i] != v[i];
+            }
+            if ( outside )
+            {
+                q = cnMakeVec3( c[0], c[1], c[2] );
+                cnVec3 w = cnSub( x, q );
+                d = cnLength( w );
+                n = cnUnitOr( w, cnMakeVec3( 1, 0, 0 ) );
+            }
+            else
+            {
+                int best = 0;
+                for ( int i = 1; i < 3; ++i )
+                {
+                    best = fabs( v[i] ) - h[i] > fabs( v[best] ) - h[best] ? i : best;
+                }
+                d = fabs( v[best] ) - h[best];
+                double sign = v[best] >= 0.0 ? 1.0 : -1.0;
+                c[best] = sign * h[best];
+                q = cnMakeVec3( c[0], c[1], c[2] );
+                double e[3] = { 0, 0, 0 };
+                e[best] = sign;
+                n = cnMakeVec3( e[0], e[1], e[2] );
+            }
+            break;
+        }
+        case cn_cylinderShape:
+        {
+            double radius = g->cylinder.radius, l = g->cylinder.halfLength;
+            double rho = sqrt( x.x * x.x + x.y * x.y );
+            cnVec3 radial = rho > 0.0 ? cnMakeVec3( x.x / rho, x.y / rho, 0.0 ) : cnMakeVec3( 1, 0, 0 );
+            double dr = rho - radius, dz = fabs( x.z ) - l;
+            double sz = x.z >= 0.0 ? 1.0 : -1.0;
+            if ( dr <= 0.0 && dz <= 0.0 )
+            {
+                if ( dr > dz )
+                {
+                    d = dr;
+                    q = cnMakeVec3( radius * radial.x, radius * radial.y, x.z );
+                    n = radial;
+                }
+                else
+                {
+                    d = dz;
+                    q = cnMakeVec3( x.x, x.y, sz * l );
+                    n = cnMakeVec3( 0, 0, sz );
+                }
+            }
+            else
+            {
+                double qr = fmin( rho, radius );
+                q = cnMakeVec3( qr * radial.x, qr * radial.y, fmax( -l, fmin( l, x.z ) ) );
+                cnVec3 w = cnSub( x, q );
+                d = cnLength( w );
+                n = cnUnitOr( w, radial );
+            }
+            break;
+        }
+        case cn_ellipsoidShape:
+            d = cnPointEllipsoid( g->ellipsoid.radii, x, &q, &n );
+            break;
+        case cn_torusShape:
+        {
+            double big = g->torus.majorRadius, small = g->torus.minorRadius;
+            double rho = sqrt( x.x * x.x + x.y * x.y );
+            cnVec3 radial = rho > 0.0 ? cnMakeVec3( x.x / rho, x.y / rho, 0.0 ) : cnMakeVec3( 1, 0, 0 );
+            cnVec3 core = cnScale( big, radial );
+            cnVec3 w = cnSub( x, core );
+            n = cnUnitOr( w, radial );
+            q = cnMulAdd( core, small, n );
+            d = cnLength( w ) - small;
+            break;
+        }
+        case cn_hullShape:
+        {
+            cnVec3 nearWorld, normalWorld;
+            double dist = cnPointHull( s, p, &nearWorld, &normalWorld );
+            if ( nearestOut != NULL )
+            {
+                *nearestOut = nearWorld;
+            }
+            if ( normalOut != NULL )
+            {
+                *normalOut = normalWorld;
+            }
+            return dist;
+        }
+        case cn_planeShape:
+        {
+            cnVec3 m = cnUnitOr( g->plane.normal, cnMakeVec3( 0, 0, 1 ) );
+            double length = cnLength( g->plane.normal );
+            double offset = length > 0.0 && isfinite( length ) ? g->plane.offset / length : g->plane.offset;
+            d = cnDot( m, x ) - offset;
+            q = cnMulAdd( x, -d, m );
+            n = m;
+            break;
+        }
+        default:
+            break;
+    }
+    if ( nearestOut != NULL )
+    {
+        *nearestOut = cnAdd( cnMulMV( s->r, q ), s->p );
+    }
+    if ( normalOut != NULL )
+    {
+        *normalOut = cnMulMV( s->r, n );
+    }
+    return d;
+}
+
+double cnPointSignedDistance( const cnCollisionShape* shape, cnVec3 p, cnVec3* closest, cnVec3* normal )
+{
+    cnPlaced s = cnPlace( shape );
+    return cnPointDistancePlaced( &s, p, closest, normal );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Tori
+//
+// The torus T has core circle P(u) = c + R (cos u e1 + sin u e2). For the other shape X, with
+// d(x) its signed distance, the separation of the tube ball at u is f(u) - r with f(u) = d(P(u)),
+// and f'(u) = grad d . P'(u) = nX . P'(u) (nX: X's outward normal at the nearest point). Where f
+// is smallest along the ring, the contact normal -nX is perpendicular to the circle, so the tube
+// point P(u) + r (-nX)... the tube point along the normal has the shared normal: these are the
+// shared-normal pairs. The ring is scanned at N angles, every bracket where f' goes from negative
+// to non-negative is refined to round-off (Brent's root finder on f'), and flat stretches within
+// the margin get points spread along them.
+
+#define CN_RING_SCAN_COLD 64
+#define CN_RING_SCAN_WARM 16
+
+typedef struct cnRingSample
+{
+    double u;
+    double f;      // signed distance of the core point to X
+    double slope;  // f'(u)
+    cnVec3 core;   // P(u)
+    cnVec3 near;   // nearest point of X
+    cnVec3 normal; // X's outward normal there
+} cnRingSample;
+
+typedef struct cnRing
+{
+    const cnPlaced* torus;
+    const cnPlaced* other;
+    cnVec3 c, e1, e2;
+    double big;
+} cnRing;
+
+static cnRingSample cnRingAt( const cnRing* ring, double u )
+{
+    cnRingSample s;
+    double cu = cos( u ), su = sin( u );
+    s.u = u;
+    s.core =
+        cnAdd( ring->c, cnAdd( cnScale( ring->big * cu, ring->e1 ), cnScale( ring->big * su, ring->e2 ) ) );
+    cnVec3 tangent = cnAdd( cnScale( -ring->big * su, ring->e1 ), cnScale( ring->big * cu, ring->e2 ) );
+    s.f = cnPointDistancePlaced( ring->other, s.core, &s.near, &s.normal );
+    s.slope = cnDot( s.normal, tangent );
+    return s;
+}
+
+// Brent's root finder (Dekker's bisection-secant-inverse quadratic) on f' in [a, b] with
+// f'(a) < 0 <= f'(b)
+static cnRingSample cnRingRefine( const cnRing* ring, cnRingSample sa, cnRingSample sb )
+{
+    cnRingSample a = sa, b = sb, c = sa;
+    double d = b.u - a.u, e = d;
+    for ( int iteration = 0; iteration < 100; ++iteration )
+    {
+        if ( ( b.slope > 0.0 && c.slope > 0.0 ) || ( b.slope < 0.0 && c.slope < 0.0 ) )
+        {
+            c = a;
+            d = b.u - a.u;
+            e = d;
+        }
+        if ( fabs( c.slope ) < fabs( b.slope ) )
+        {
+            a = b;
+            b = c;
+            c = a;
+        }
+        double tol = 2.0 * DBL_EPSILON * fabs( b.u ) + 1e-15;
+        double m = 0.5 * ( c.u - b.u );
+        if ( fabs( m ) <= tol || b.slope == 0.0 )
+        {
+            break;
+        }
+        if ( fabs( e ) >= tol && fabs( a.slope ) > fabs( b.slope ) )
+        {
+            double s = b.slope / a.slope, p, q;
+            if ( a.u == c.u )
+            {
+                p = 2.0 * m * s;
+                q = 1.0 - s;
+            }
+            else
+            {
+                double qa = a.slope / c.slope, r = b.slope / c.slope;
+                p = s * ( 2.0 * m * qa * ( qa - r ) - ( b.u - a.u ) * ( r - 1.0 ) );
+                q = ( qa - 1.0 ) * ( r - 1.0 ) * ( s - 1.0 );
+            }
+            if ( p > 0.0 )
+            {
+                q = -q;
+            }
+            else
+            {
+                p = -p;
+            }
+            if ( 2.0 * p < fmin( 3.0 * m * q - fabs( tol * q ), fabs( e * q ) ) )
+            {
+                e = d;
+                d = p / q;
+            }
+            else
+            {
+                d = m;
+                e = m;
+            }
+        }
+        else
+        {
+            d = m;
+            e = m;
+        }
+        a = b;
+        double next = b.u + ( fabs( d ) > tol ? d : ( m > 0.0 ? tol : -tol ) );
+        b = cnRingAt( ring, next );
+    }
+    // the better end of the final bracket by value (a kink of f lands here too)
+    return b.f <= c.f ? b : c;
+}
+
+static void cnRingContact( const cnRing* ring, const cnRingSample* s, bool torusFirst, cnSmoothContact* out )
+{
+    const cnPlaced* t = ring->torus;
+    cnVec3 n = cnNeg( s->normal ); // from the torus towards X
+    cnVec3 onTorus = cnMulAdd( s->core, t->radius, n );
+    cnVec3 onOther = s->near;
+    // tube angle: the direction from the core point, in the frame of the ring at u
+    cnVec3 radial = cnNormalize( cnSub( s->core, ring->c ) );
+    cnVec3 axis = t->r.cz;
+    cnSurfaceParams pt;
+    cnVec3 local = cnMulMV( cnTranspose( t->r ), cnSub( s->core, ring->c ) );
+    pt.u = atan2( local.y, local.x );
+    pt.v = atan2( cnDot( n, axis ), cnDot( n, radial ) );
+    cnSurfaceParams po;
+    memset( &po, 0, sizeof( po ) );
+    if ( ring->other->type == cn_torusShape )
+    {
+        const cnPlaced* o = ring->other;
+        cnVec3 l = cnMulMV( cnTranspose( o->r ), cnSub( onOther, o->p ) );
+        double rho = sqrt( l.x * l.x + l.y * l.y );
+        po.u = atan2( l.y, l.x );
+        cnVec3 lnormal = cnMulMV( cnTranspose( o->r ), s->normal );
+        cnVec3 rad = rho > 0.0 ? cnMakeVec3( l.x / rho, l.y / rho, 0 ) : cnMakeVec3( 1, 0, 0 );
+        po.v = atan2( lnormal.z, cnDot( lnormal, rad ) );
+    }
+    else if ( ring->other->type != cn_planeShape )
+    {
+        po = cnNormalParams( ring->other, s->normal );
+    }
+    double separation = s->f - t->radius;
+    if ( torusFirst )
+    {
+        out->normal = n;
+        out->pointA = onTorus;
+        out->pointB = onOther;
+        out->paramA = pt;
+        out->paramB = po;
+    }
+    else
+    {
+        out->normal = s->normal;
+        out->pointA = onOther;
+        out->pointB = onTorus;
+        out->paramA = po;
+        out->paramB = pt;
+    }
+    out->separation = separation;
+}
+
+static double cnWrapAngle( double u )
+{
+    u = fmod( u, 2.0 * CN_PI );
+    if ( u <= -CN_PI )
+    {
+        u += 2.0 * CN_PI;
+    }
+    else if ( u > CN_PI )
+    {
+        u -= 2.0 * CN_PI;
+    }
+    return u;
+}
+
+static double cnAngleBetween( double a, double b )
+{
+    return fabs( cnWrapAngle( a - b ) );
+}
+
+// Every local minimum along the ring (refined), and spread points on flat stretches within the
+// margin. Writes at most `capacity` samples, deepest first.
+static int cnRingMinima( const cnRing* ring, double margin, const double* warmU, int warmCount,
+                         cnRingSample* out, int capacity )
+{
+    int scan = warmCount > 0 ? CN_RING_SCAN_WARM : CN_RING_SCAN_COLD;
+    cnRingSample minima[CN_RING_SCAN_COLD + 8];
+    int count = 0;
+    double tube = ring->torus->radius;
+    for ( int pass = 0; pass < 2; ++pass )
+    {
+        count = 0;
+        cnRingSample samples[CN_RING_SCAN_COLD];
+        for ( int i = 0; i < scan; ++i )
+        {
+            samples[i] = cnRingAt( ring, -CN_PI + 2.0 * CN_PI * ( (double)i + 0.5 ) / (double)scan );
+        }
+        double lowest = HUGE_VAL;
+        for ( int i = 0; i < scan; ++i )
+        {
+            lowest = fmin( lowest, samples[i].f );
+            cnRingSample a = samples[i], b = samples[( i + 1 ) % scan];
+            if ( i + 1 == scan )
+            {
+                b.u += 2.0 * CN_PI;
+            }
+            if ( a.slope < 0.0 && b.slope >= 0.0 )
+            {
+                minima[count++] = cnRingRefine( ring, a, b );
+            }
+        }
+        // the warm angles: a bracket around each, grown until f' changes sign
+        for ( int w = 0; w < warmCount && pass == 0; ++w )
+        {
+            for ( double width = 0.05; width < 1.7; width *= 2.0 )
+            {
+                cnRingSample a = cnRingAt( ring, warmU[w] - width );
+                cnRingSample b = cnRingAt( ring, warmU[w] + width );
+                if ( a.slope < 0.0 && b.slope >= 0.0 )
+                {
+                    minima[count++] = cnRingRefine( ring, a, b );
+                    break;
+                }
+            }
+        }
+        // flat stretches within the margin: the samples there, spread out (the deepest point first)
+        int within = 0;
+        for ( int i = 0; i < scan; ++i )
+        {
+            within += samples[i].f - tube < margin ? 1 : 0;
+        }
+        if ( within * 8 > scan )
+        {
+            for ( int add = 0; add < 4 && count < CN_RING_SCAN_COLD + 4; ++add )
+            {
+                // the sample within the margin farthest (in angle) from every chosen point
+                int best = -1;
+                double bestGap = 0.0;
+                for ( int i = 0; i < scan; ++i )
+                {
+                    if ( !( samples[i].f - tube < margin ) )
+                    {
+                        continue;
+                    }
+                    double gap = HUGE_VAL;
+                    for ( int k = 0; k < count; ++k )
+                    {
+                        gap = fmin( gap, cnAngleBetween( samples[i].u, minima[k].u ) );
+                    }
+                    if ( gap > bestGap )
+                    {
+                        bestGap = gap;
+                        best = i;
+                    }
+                }
+                if ( best < 0 || bestGap < 0.25 * CN_PI )
+                {
+                    break;
+                }
+                minima[count++] = samples[best];
+            }
+        }
+        if ( count == 0 )
+        {
+            // no bracket (f' of one sign everywhere, at round-off): the lowest sample
+            int best = 0;
+            for ( int i = 1; i < scan; ++i )
+            {
+                best = samples[i].f < samples[best].f ? i : best;
+            }
+            minima[count++] = samples[best];
+        }
+        double deepest = HUGE_VAL;
+        for ( int k = 0; k < count; ++k )
+        {
+            deepest = fmin( deepest, minima[k].f );
+        }
+        // warm answer worse than a probe sample: the full scan
+        if ( pass == 0 && warmCount > 0 && lowest < deepest - 1e-9 * ( ring->big + ring->other->size ) )
+        {
+            cn_smoothStats.warmFallbacks += 1;
+            scan = CN_RING_SCAN_COLD;
+            warmCount = 0;
+            continue;
+        }
+        break;
+    }
+
+    // sort by f, drop duplicates (same angle), keep the global minimum and those within the margin
+    for ( int i = 1; i < count; ++i )
+    {
+        cnRingSample x = minima[i];
+        int j = i - 1;
+        while ( j >= 0 && minima[j].f > x.f )
+        {
+            minima[j + 1] = minima[j];
+            j -= 1;
+        }
+        minima[j + 1] = x;
+    }
+    int written = 0;
+    for ( int i = 0; i < count && written < capacity; ++i )
+    {
+        if ( i > 0 && !( minima[i].f - tube < margin ) )
+        {
+            break;
+        }
+        bool duplicate = false;
+        for ( int k = 0; k < written && !duplicate; ++k )
+        {
+            duplicate = cnAngleBetween( out[k].u, minima[i].u ) < 1e-6;
+        }
+        if ( !duplicate )
+        {
+            out[written++] = minima[i];
+        }
+    }
+    return written;
+}
+
+static int cnTorusQuery( const cnPlaced* torus, const cnPlaced* other, bool torusFirst, double margin,
+                         const cnSmoothContact* warm, int warmCount, cnSmoothContact* contacts, int capacity )
+{
+    cnRing ring;
+    ring.torus = torus;
+    ring.other = other;
+    ring.c = torus->p;
+    ring.e1 = torus->r.cx;
+    ring.e2 = torus->r.cy;
+    ring.big = torus->shape->geometry->torus.majorRadius;
+    double warmU[CN_MAX_SMOOTH_CONTACTS];
+    int wc = 0;
+    for ( int i = 0; warm != NULL && i < warmCount && wc < CN_MAX_SMOOTH_CONTACTS; ++i )
+    {
+        double u = torusFirst ? warm[i].paramA.u : warm[i].paramB.u;
+        if ( isfinite( u ) )
+        {
+            warmU[wc++] = u;
+        }
+    }
+    if ( wc > 0 )
+    {
+        cn_smoothStats.warmStarts += 1;
+    }
+    cnRingSample minima[CN_MAX_SMOOTH_CONTACTS];
+    int limit = capacity < CN_MAX_SMOOTH_CONTACTS ? capacity : CN_MAX_SMOOTH_CONTACTS;
+    int count = cnRingMinima( &ring, margin, warmU, wc, minima, limit );
+    for ( int k = 0; k < count; ++k )
+    {
+        cnRingContact( &ring, minima + k, torusFirst, contacts + k );
+    }
+    return count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// 5. The dispatcher and the pair functions
+
+static bool cnIsSmoothType( cnShapeType t )
+{
+    return t == cn_ellipsoidShape || t == cn_capsuleShape || t == cn_torusShape;
+}
+
+bool cnIsSmoothPair( cnShapeType a, cnShapeType b )
+{
+    if ( (int)a < 0 || a >= cn_shapeTypeCount || (int)b < 0 || b >= cn_shapeTypeCount )
+    {
+        return false;
+    }
+    return ( cnIsSmoothType( a ) || cnIsSmoothType( b ) ) && !( a == cn_planeShape && b == cn_planeShape );
+}
+
+static cnSmoothContact cnFlipContact( cnSmoothContact c )
+{
+    cnSmoothContact f = c;
+    f.normal = cnNeg( c.normal );
+    f.pointA = c.pointB;
+    f.pointB = c.pointA;
+    f.paramA = c.paramB;
+    f.paramB = c.paramA;
+    return f;
+}
+
+// a convex shape (A) against a plane (B): the support of A along the plane's inward normal
+static void cnPlaneQuery( const cnPlaced* a, const cnPlaced* plane, cnSmoothContact* out )
+{
+    cnVec3 m;
+    cnVec3 dummy;
+    double offset;
+    {
+        // the plane in the world: dot(m, x) <= offset
+        cnVec3 onPlane;
+        double d0 = cnPointDistancePlaced( plane, plane->p, &onPlane, &m );
+        (void)d0;
+        offset = cnDot( m, onPlane );
+    }
+    cnVec3 n = cnNeg( m );
+    cnVec3 sa = cnWorldSupport( a->shape, n ); // includes the swept radius
+    out->normal = n;
+    out->pointA = sa;
+    out->separation = cnDot( m, sa ) - offset;
+    out->pointB = cnMulAdd( sa, -out->separation, m );
+    out->paramA = cnNormalParams( a, n );
+    memset( &out->paramB, 0, sizeof( out->paramB ) );
+    (void)dummy;
+}
+
+// capsule or sphere cores against each other: the closest points of the segments, exact while the
+// cores are apart
+static bool cnRoundCoresQuery( const cnPlaced* a, const cnPlaced* b, cnSmoothContact* out )
+{
+    cnVec3 a0 = a->point[0], a1 = a->type == cn_capsuleShape ? a->point[1] : a->point[0];
+    cnVec3 b0 = b->point[0], b1 = b->type == cn_capsuleShape ? b->point[1] : b->point[0];
+    double s, t;
+    cnClosestSegmentSegment( a0, cnSub( a1, a0 ), b0, cnSub( b1, b0 ), &s, &t );
+    cnVec3 pa = cnMulAdd( a0, s, cnSub( a1, a0 ) );
+    cnVec3 pb = cnMulAdd( b0, t, cnSub( b1, b0 ) );
+    cnVec3 d = cnSub( pb, pa );
+    double distance = cnLength( d );
+    double scale = a->size + b->size + cnLength( a->p ) + cnLength( b->p );
+    if ( !( distance > 1e-9 * scale ) )
+    {
+        return false;
+    }
+    cnVec3 n = cnScale( 1.0 / distance, d );
+    out->normal = n;
+    out->pointA = cnMulAdd( pa, a->radius, n );
+    out->pointB = cnMulAdd( pb, -b->radius, n );
+    out->separation = cnDot( cnSub( out->pointB, out->pointA ), n );
+    out->paramA = cnNormalParams( a, n );
+    out->paramB = cnNormalParams( b, cnNeg( n ) );
+    return true;
+}
+
+static bool cnIsFinitePlacement( const cnCollisionShape* s )
+{
+    return cnIsFiniteVec3( s->transform.p ) && cnIsFiniteQuat( s->transform.q ) &&
+           cnQuatLength( s->transform.q ) > 0.0;
+}
+
+int cnSmoothQuery( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
+                   const cnSmoothContact* warm, int warmCount, cnSmoothContact* contacts, int capacity )
+{
+    if ( capacity < 1 || a == NULL || b == NULL || contacts == NULL ||
+         !cnIsSmoothPair( a->geometry->type, b->geometry->type ) || !cnIsFinitePlacement( a ) ||
+         !cnIsFinitePlacement( b ) )
+    {
+        return 0;
+    }
+    cn_smoothStats.queries += 1;
+    if ( isnan( margin ) )
+    {
+        margin = 0.0;
+    }
+    warmCount =
+        warm != NULL ? ( warmCount < CN_MAX_SMOOTH_CONTACTS ? warmCount : CN_MAX_SMOOTH_CONTACTS ) : 0;
+    cnPlaced pa = cnPlace( a );
+    cnPlaced pb = cnPlace( b );
+
+    // tori: the torus scans its ring (both tori: A's ring against B)
+    if ( pa.type == cn_torusShape || pb.type == cn_torusShape )
+    {
+        bool torusFirst = pa.type == cn_torusShape;
+        return torusFirst ? cnTorusQuery( &pa, &pb, true, margin, warm, warmCount, contacts, capacity )
+                          : cnTorusQuery( &pb, &pa, false, margin, warm, warmCount, contacts, capacity );
+    }
+    if ( pa.type == cn_planeShape || pb.type == cn_planeShape )
+    {
+        if ( pb.type == cn_planeShape )
+        {
+            cnPlaneQuery( &pa, &pb, contacts );
+        }
+        else
+        {
+            cnSmoothContact c;
+            cnPlaneQuery( &pb, &pa, &c );
+            *contacts = cnFlipContact( c );
+        }
+        return 1;
+    }
+    bool round = ( pa.type == cn_sphereShape || pa.type == cn_capsuleShape ) &&
+                 ( pb.type == cn_sphereShape || pb.type == cn_capsuleShape );
+    if ( round && cnRoundCoresQuery( &pa, &pb, contacts ) )
+    {
+        return 1;
+    }
+    cnSmoothContact flippedWarm;
+    const cnSmoothContact* w = warmCount > 0 ? warm : NULL;
+    cnConvexSmoothQuery( &pa, &pb, w, w != NULL ? 1 : 0, contacts );
+    (void)flippedWarm;
+    return 1;
+}
+
+// ---- pair functions
+
+// the warm contacts of a previous manifold: its points, deepest first
+static int cnWarmFromManifold( const cnManifold* previous, cnSmoothContact* warm )
+{
+    if ( previous == NULL || previous->pointCount <= 0 )
+    {
+        return 0;
+    }
+    int count = previous->pointCount > CN_MAX_MANIFOLD_POINTS ? CN_MAX_MANIFOLD_POINTS : previous->pointCount;
+    for ( int i = 0; i < count; ++i )
+    {
+        const cnManifoldPoint* p = previous->points + i;
+        memset( warm + i, 0, sizeof( warm[i] ) );
+        warm[i].separation = p->separation;
+        warm[i].normal = previous->normal;
+        warm[i].paramA = p->paramA;
+        warm[i].paramB = p->paramB;
+    }
+    // deepest first
+    for ( int i = 1; i < count; ++i )
+    {
+        cnSmoothContact x = warm[i];
+        int j = i - 1;
+        while ( j >= 0 && warm[j].separation > x.separation )
+        {
+            warm[j + 1] = warm[j];
+            j -= 1;
+        }
+        warm[j + 1] = x;
+    }
+    return count;
+}
+
+void cnCollideSmoothConvex( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
+                            const cnManifold* previous, cnManifold* manifold )
+{
+    cnManifold old;
+    memset( &old, 0, sizeof( old ) );
+    if ( previous != NULL )
+    {
+        old = *previous; // `previous` may alias `manifold`
+    }
+    memset( manifold, 0, sizeof( *manifold ) );
+    manifold->normal = cnMakeVec3( 0.0, 0.0, 1.0 );
+    if ( isnan( margin ) )
+    {
+        margin = 0.0;
+    }
+    cnAABB boxA = cnAABBInflate( cnComputeAABB( a ), fmax( margin, 0.0 ) );
+    if ( !cnAABBOverlaps( boxA, cnComputeAABB( b ) ) )
+    {
+        return;
+    }
+    cnSmoothContact warm[CN_MAX_MANIFOLD_POINTS];
+    int warmCount = cnWarmFromManifold( previous != NULL ? &old : NULL, warm );
+    cnSmoothContact contact;
+    if ( cnSmoothQuery( a, b, margin, warmCount > 0 ? warm : NULL, warmCount, &contact, 1 ) < 1 ||
+         !( contact.separation < margin ) )
+    {
+        return;
+    }
+    cnMergePersistentPoint( a, b, margin, &old, contact.normal, contact.pointA, contact.pointB,
+                            contact.separation, contact.paramA, contact.paramB, manifold );
+}
+
+void cnCollideTorus( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
+                     const cnManifold* previous, cnManifold* manifold )
+{
+    cnManifold old;
+    memset( &old, 0, sizeof( old ) );
+    if ( previous != NULL )
+    {
+        old = *previous;
+    }
+    memset( manifold, 0, sizeof( *manifold ) );
+    manifold->normal = cnMakeVec3( 0.0, 0.0, 1.0 );
+    if ( isnan( margin ) )
+    {
+        margin = 0.0;
+    }
+    cnAABB boxA = cnAABBInflate( cnComputeAABB( a ), fmax( margin, 0.0 ) );
+    if ( !cnAABBOverlaps( boxA, cnComputeAABB( b ) ) )
+    {
+        return;
+    }
+    cnSmoothContact warm[CN_MAX_MANIFOLD_POINTS];
+    int warmCount = cnWarmFromManifold( previous != NULL ? &old : NULL, warm );
+    cnSmoothContact found[CN_MAX_SMOOTH_CONTACTS];
+    int count =
+        cnSmoothQuery( a, b, margin, warmCount > 0 ? warm : NULL, warmCount, found, CN_MAX_SMOOTH_CONTACTS );
+    int kept = 0;
+    for ( int i = 0; i < count; ++i )
+    {
+        if ( found[i].separation < margin )
+        {
+            found[kept++] = found[i];
+        }
+    }
+    if ( kept == 0 )
+    {
+        return;
+    }
+    // at most 4: the deepest, then greedily the point farthest from those chosen
+    int chosen[CN_MAX_MANIFOLD_POINTS];
+    int chosenCount = 1;
+    chosen[0] = 0;
+    while ( chosenCount < CN_MAX_MANIFOLD_POINTS && chosenCount < kept )
+    {
+        int best = -1;
+        double bestGap = -1.0;
+        for ( int i = 0; i < kept; ++i )
+        {
+            double gap = HUGE_VAL;
+            for ( int k = 0; k < chosenCount; ++k )
+            {
+                gap = fmin( gap, cnLengthSquared( cnSub( found[i].pointA, found[chosen[k]].pointA ) ) );
+            }
+            if ( gap > bestGap )
+            {
+                bestGap = gap;
+                best = i;
+            }
+        }
+        if ( best < 0 || bestGap <= 0.0 )
+        {
+            break;
+        }
+        chosen[chosenCount++] = best;
+    }
+
+    // feature ids: a point keeps the id of the previous point nearest it (within the drift limit)
+    double smaller =
+        fmin( cnLocalBoundingRadius( a->geometry, a->hull ), cnLocalBoundingRadius( b->geometry, b->hull ) );
+    double drift = fmin( CN_MANIFOLD_DRIFT_MAX, CN_MANIFOLD_DRIFT_SIZE * smaller );
+    uint32_t maxId = 0;
+    for ( int i = 0; i < old.pointCount; ++i )
+    {
+        maxId = old.points[i].id > maxId ? old.points[i].id : maxId;
+    }
+    bool claimed[CN_MAX_MANIFOLD_POINTS] = { false };
+    cnTransform ta = a->transform, tb = b->transform;
+    ta.q = cnNormalizeQuat( ta.q );
+    tb.q = cnNormalizeQuat( tb.q );
+    manifold->normal = found[0].normal;
+    manifold->perPointNormals = true;
+    for ( int k = 0; k < chosenCount; ++k )
+    {
+        const cnSmoothContact* c = found + chosen[k];
+        cnManifoldPoint* p = manifold->points + k;
+        p->point = cnScale( 0.5, cnAdd( c->pointA, c->pointB ) );
+        p->localA = cnInvTransformPoint( ta, c->pointA );
+        p->localB = cnInvTransformPoint( tb, c->pointB );
+        p->separation = c->separation;
+        p->normal = c->normal;
+        p->paramA = c->paramA;
+        p->paramB = c->paramB;
+        int nearest = -1;
+        double nearestDistance = drift;
+        for ( int i = 0; i < old.pointCount && i < CN_MAX_MANIFOLD_POINTS; ++i )
+        {
+            double d = cnLength( cnSub( old.points[i].point, p->point ) );
+            if ( !claimed[i] && d <= nearestDistance )
+            {
+                nearestDistance = d;
+                nearest = i;
+            }
+        }
+        if ( nearest >= 0 )
+        {
+            claimed[nearest] = true;
+            p->id = old.points[nearest].id;
+        }
+        else
+        {
+            maxId += 1u;
+            p->id = maxId;
+        }
+    }
+    manifold->pointCount = chosenCount;
+}
