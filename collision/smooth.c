@@ -398,10 +398,13 @@ static bool cnSolveSmall( double m[6][7], int size, double* x )
     return true;
 }
 
-// The QP step for the candidate pairs, with Hessian w (2x2: xx, xy, yy, positive definite).
-// Writes the step, the model value t (<= 0: F is 0 at xi = 0) and the multipliers (per candidate).
-static bool cnQpStep( const cnPairPiece* pairs, int count, const double w[3], double tolerance, double xi[2],
-                      double* outT, double* mu )
+// The QP step for the candidate pairs. `raw` is the weighted Hessian (2x2: xx, xy, yy) and `shifted`
+// the same made positive definite. One active pair needs a positive definite model (shifted); two
+// need positive curvature only along their tie (raw when it has it, so Newton stays Newton along an
+// edge of the pieces); three fix the step by themselves (raw). Writes the step, the model value t
+// (<= 0: F is 0 at xi = 0) and the multipliers (per candidate).
+static bool cnQpStep( const cnPairPiece* pairs, int count, const double raw[3], const double shifted[3],
+                      double curvatureFloor, double tolerance, double xi[2], double* outT, double* mu )
 {
     double bestObjective = HUGE_VAL;
     bool found = false;
@@ -418,6 +421,15 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double w[3], do
         {
             // unknowns: xi0, xi1, t, mu_0..mu_{size-1}
             int n = 3 + size;
+            const double* w = size == 1 ? shifted : raw;
+            if ( size == 2 )
+            {
+                // curvature along the tie of the two pairs: z normal to G_1 - G_2
+                double dx = pairs[idx[0]].g[0] - pairs[idx[1]].g[0];
+                double dy = pairs[idx[0]].g[1] - pairs[idx[1]].g[1];
+                double curvature = raw[0] * dy * dy - 2.0 * raw[1] * dx * dy + raw[2] * dx * dx;
+                w = curvature > curvatureFloor * ( dx * dx + dy * dy ) ? raw : shifted;
+            }
             double m[6][7];
             memset( m, 0, sizeof( m ) );
             m[0][0] = w[0];
@@ -489,7 +501,7 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double w[3], do
     return found;
 }
 
-// When n is within 1e-3 rad of a cylinder's axis (either shape, either sense), Phi along that axis
+// When n is within 0.05 rad of a cylinder's axis (either shape, either sense), Phi along that axis
 // is at least as large, and the axis is a local optimum there, move n onto it. On the axis the
 // rim's term r |P n| is a cone of slope r, so the axis is optimal when the tangential gradient of
 // everything else (the cap centre against the other shape's support point) is shorter than r.
@@ -504,7 +516,7 @@ static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double
         }
         cnVec3 axis = shapes[s]->r.cz;
         double c = cnDot( axis, *n );
-        if ( fabs( c ) < 1.0 - 5e-7 )
+        if ( fabs( c ) < 1.0 - 1.25e-3 )
         {
             continue;
         }
@@ -522,13 +534,27 @@ static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double
             cnPiece( b, c > 0.0 ? 0 : 1, cnNeg( candidate ), &cap, NULL );
             cnCoreSupport( a, candidate, NULL, &other );
         }
-        cnVec3 g = cnSub( cap, other );
-        double tangential = cnLength( cnMulAdd( g, -cnDot( g, candidate ), candidate ) );
+        // the gradient of F less the cone term (A: cap - other; B: other - cap), tangential part
+        cnVec3 g = s == 0 ? cnSub( cap, other ) : cnSub( other, cap );
+        cnVec3 gt = cnMulAdd( g, -cnDot( g, candidate ), candidate );
+        double tangential = cnLength( gt );
         if ( candidateF <= *F && tangential < shapes[s]->shape->geometry->cylinder.radius )
         {
             *n = candidate;
             *F = candidateF;
             return true;
+        }
+        if ( fabs( c ) > 1.0 - 1e-18 && tangential > 0.0 )
+        {
+            // on the axis and not optimal there: step off it downhill (Newton's model has no
+            // slope across the cone point), then go on
+            cnVec3 moved = cnNormalize( cnMulAdd( *n, -1e-4 / tangential, gt ) );
+            double movedF = -cnCorePhi( a, b, moved );
+            if ( movedF < *F )
+            {
+                *n = moved;
+                *F = movedF;
+            }
         }
     }
     return false;
@@ -628,20 +654,21 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
                 wsum[k] /= muTotal;
             }
         }
-        // shift until positive definite: at least 1e-3 of the size, so a flat model (polytope
-        // pieces touching) still takes bounded steps
+        // a positive definite copy: its smallest eigenvalue at least 1e-6 of the size, so a flat
+        // model (polytope pieces touching) still takes bounded steps
         double trace = 0.5 * ( wsum[0] + wsum[2] );
         double radius = sqrt( 0.25 * ( wsum[0] - wsum[2] ) * ( wsum[0] - wsum[2] ) + wsum[1] * wsum[1] );
         double lowest = trace - radius;
-        double floorW = 1e-3 * scale;
+        double floorW = 1e-6 * scale;
+        double raw[3] = { wsum[0], wsum[1], wsum[2] };
         if ( lowest < floorW )
         {
             wsum[0] += floorW - lowest;
             wsum[2] += floorW - lowest;
         }
 
-        double xi[2], t;
-        if ( !cnQpStep( pairs, count, wsum, 1e-13 * scale, xi, &t, mu ) )
+        double xi[2] = { 0.0, 0.0 }, t = 0.0;
+        if ( !cnQpStep( pairs, count, raw, wsum, floorW, 1e-13 * scale, xi, &t, mu ) )
         {
             // no consistent active set (round-off): plain Newton on the largest pair
             double det = wsum[0] * wsum[2] - wsum[1] * wsum[1];
@@ -670,6 +697,7 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
         // never turn more than a quarter turn in one step
         double alpha = stepLength > 0.5 * CN_PI ? 0.5 * CN_PI / stepLength : 1.0;
         bool accepted = false;
+        double previousF = F;
         for ( int tries = 0; tries < 40; ++tries )
         {
             cnVec3 trial = cnNormalize(
@@ -685,6 +713,10 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
             alpha *= 0.5;
         }
         lastStep = fmax( alpha * stepLength, 1e-9 );
+        if ( accepted && alpha * stepLength < 1e-12 && previousF - F <= tolerance )
+        {
+            accepted = false; // stagnating at round-off
+        }
         if ( !accepted )
         {
             converged = true; // no descent left at round-off level
@@ -865,16 +897,10 @@ static void cnConvexSmoothQuery( const cnPlaced* a, const cnPlaced* b, const cnS
 
     if ( warm != NULL && warmCount > 0 )
     {
-        // warm: Newton from the last answer's normal (as it sits on A now, and as it sits on B),
-        // then a check against cheap probes
+        // warm: Newton from the last answer's normal as it sits on A now, then (overlapping) a
+        // check against cheap probes
         cn_smoothStats.warmStarts += 1;
         cnConsider( &answer, cnMinimaxNewton( a, b, cnParamsNormal( a, warm[0].paramA ) ) );
-        cnVec3 fromB = cnNeg( cnParamsNormal( b, warm[0].paramB ) );
-        if ( cnDot( fromB, answer.best.n ) < 1.0 - 1e-9 &&
-             cnCorePhi( a, b, fromB ) > answer.best.phi - 1e-3 * scale )
-        {
-            cnConsider( &answer, cnMinimaxNewton( a, b, fromB ) );
-        }
         done = answer.best.phi > tie; // apart: the maximiser is unique (see below)
         if ( !done )
         {
@@ -1027,36 +1053,60 @@ static double cnPointEllipsoid( cnVec3 radii, cnVec3 x, cnVec3* nearest, cnVec3*
     }
     else
     {
-        double s = 0.5 * ( lo + hi );
+        // Newton on psi(s) = H(s)^(-1/2) - 1 with H = F + 1, which rises through its root and is
+        // exactly linear when one term dominates (one step then), kept inside the bracket
+        // [lo, hi] by bisection. Each term alone puts the root at or beyond e_i |p_i| - gap_i, so
+        // the largest of those starts it.
+        double s = 0.0;
+        for ( int i = 0; i < 3; ++i )
+        {
+            s = fmax( s, e[i] * fabs( p[i] ) - gap[i] );
+        }
+        if ( !( s > lo && s < hi ) )
+        {
+            s = 0.5 * ( lo + hi );
+        }
         for ( int iteration = 0; iteration < 200; ++iteration )
         {
-            double f = -1.0, df = 0.0;
+            double h = 0.0, dh = 0.0;
             for ( int i = 0; i < 3; ++i )
             {
                 double d = gap[i] + s;
                 double q = e[i] * p[i] / d;
-                f += q * q;
-                df -= 2.0 * q * q / d;
+                h += q * q;
+                dh -= 2.0 * q * q / d;
             }
-            if ( f > 0.0 )
+            if ( h > 1.0 )
             {
                 lo = s;
             }
-            else
+            else if ( h < 1.0 )
             {
                 hi = s;
             }
-            double next = s - f / df;
+            else
+            {
+                break;
+            }
+            double root = 1.0 / sqrt( h );
+            double psi = root - 1.0;
+            double dpsi = -0.5 * root / h * dh;
+            double step = psi / dpsi;
+            if ( fabs( step ) <= 4.0 * DBL_EPSILON * s )
+            {
+                break; // converged (the step may cross the bracket by round-off)
+            }
+            double next = s - step;
             if ( !( next > lo && next < hi ) || !isfinite( next ) )
             {
                 next = 0.5 * ( lo + hi );
             }
-            if ( fabs( next - s ) <= 1e-16 * fmax( s, ek2 ) || hi - lo <= 1e-17 * fmax( hi, ek2 ) )
+            bool done = hi - lo <= 4.0 * DBL_EPSILON * hi;
+            s = next;
+            if ( done )
             {
-                s = next;
                 break;
             }
-            s = next;
         }
         for ( int i = 0; i < 3; ++i )
         {
