@@ -522,28 +522,53 @@ static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double
         }
         cnVec3 candidate = c > 0.0 ? axis : cnNeg( axis );
         double candidateF = -cnCorePhi( a, b, candidate );
-        // the cap centre facing the other shape, and the other shape's support point
-        cnVec3 cap, other;
-        if ( s == 0 )
+        // The cap centre facing the other shape, and the other shape's support points along the
+        // axis (several when its pieces tie there: a capsule lying across the cap). The axis is
+        // optimal when the cap centre lies within r of the hull of those support points, in the
+        // plane normal to the axis (then 0 is in the subdifferential of F there).
+        const cnPlaced* other = s == 0 ? b : a;
+        cnVec3 otherDirection = s == 0 ? cnNeg( candidate ) : candidate;
+        cnVec3 cap;
+        cnPiece( shapes[s], s == 0 ? ( c > 0.0 ? 1 : 0 ) : ( c > 0.0 ? 0 : 1 ),
+                 s == 0 ? candidate : cnNeg( candidate ), &cap, NULL );
+        int tied[CN_PIECE_CANDIDATES];
+        double values[CN_PIECE_CANDIDATES];
+        double tie = 1e-12 * ( a->size + b->size + cnLength( a->p ) + cnLength( b->p ) );
+        int tiedCount = cnTopPieces( other, otherDirection, tie, tied, values, CN_PIECE_CANDIDATES );
+        cnVec3 supports[CN_PIECE_CANDIDATES];
+        for ( int k = 0; k < tiedCount; ++k )
         {
-            cnPiece( a, c > 0.0 ? 1 : 0, candidate, &cap, NULL );
-            cnCoreSupport( b, cnNeg( candidate ), NULL, &other );
+            cnPiece( other, tied[k], otherDirection, supports + k, NULL );
+            supports[k] = cnMulAdd( supports[k], -cnDot( supports[k], candidate ), candidate );
         }
-        else
+        cnVec3 capT = cnMulAdd( cap, -cnDot( cap, candidate ), candidate );
+        double tangential = HUGE_VAL;
+        cnVec3 gt = cn_vec3Zero; // the gradient of F less the cone term, at the first support
+        for ( int k = 0; k < tiedCount; ++k )
         {
-            cnPiece( b, c > 0.0 ? 0 : 1, cnNeg( candidate ), &cap, NULL );
-            cnCoreSupport( a, candidate, NULL, &other );
+            cnVec3 d = cnSub( capT, supports[k] );
+            if ( k == 0 )
+            {
+                gt = s == 0 ? d : cnNeg( d );
+            }
+            tangential = fmin( tangential, cnLength( d ) );
+            for ( int j = k + 1; j < tiedCount; ++j )
+            {
+                // the nearest point of the segment between two tied supports
+                cnVec3 e = cnSub( supports[j], supports[k] );
+                double ee = cnDot( e, e );
+                double w =
+                    ee > 0.0 ? fmax( 0.0, fmin( 1.0, cnDot( cnSub( capT, supports[k] ), e ) / ee ) ) : 0.0;
+                tangential = fmin( tangential, cnLength( cnSub( capT, cnMulAdd( supports[k], w, e ) ) ) );
+            }
         }
-        // the gradient of F less the cone term (A: cap - other; B: other - cap), tangential part
-        cnVec3 g = s == 0 ? cnSub( cap, other ) : cnSub( other, cap );
-        cnVec3 gt = cnMulAdd( g, -cnDot( g, candidate ), candidate );
-        double tangential = cnLength( gt );
         if ( candidateF <= *F && tangential < shapes[s]->shape->geometry->cylinder.radius )
         {
             *n = candidate;
             *F = candidateF;
             return true;
         }
+        tangential = cnLength( gt );
         if ( fabs( c ) > 1.0 - 1e-18 && tangential > 0.0 )
         {
             // on the axis and not optimal there: step off it downhill (Newton's model has no
@@ -580,7 +605,9 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
     double muPrev[CN_PAIR_CANDIDATES];
     int prevI[CN_PAIR_CANDIDATES], prevJ[CN_PAIR_CANDIDATES];
     int prevCount = 0;
-    double lastStep = 0.2; // radians: how far the pieces' values may move in one step
+    double lastStep = 0.2;  // radians: how far the pieces' values may move in one step
+    double lastSmall = 0.0; // the last step taken in Newton's own regime (below 1e-5 rad)
+    double roundoff = 1e-13 * ( scale + coordinates );
     bool converged = false;
     cnPairPiece pairs[CN_PAIR_CANDIDATES];
     double mu[CN_PAIR_CANDIDATES];
@@ -589,11 +616,12 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
     for ( int iteration = 0; iteration < CN_NEWTON_ITERATIONS; ++iteration )
     {
         cn_smoothStats.newtonSteps += 1;
-        // candidate pieces: within what one step can change of each maximum
+        // candidate pieces: within what one step (at least 0.05 rad) can change of each maximum
         int ia[CN_PIECE_CANDIDATES], ib[CN_PIECE_CANDIDATES];
         double va[CN_PIECE_CANDIDATES], vb[CN_PIECE_CANDIDATES];
-        double windowA = 2.0 * ( 2.0 * a->size ) * lastStep + tolerance;
-        double windowB = 2.0 * ( 2.0 * b->size ) * lastStep + tolerance;
+        double reach = fmax( lastStep, 0.05 );
+        double windowA = 4.0 * a->size * reach + tolerance;
+        double windowB = 4.0 * b->size * reach + tolerance;
         int na = cnTopPieces( a, n, windowA, ia, va, CN_PIECE_CANDIDATES );
         int nb = cnTopPieces( b, cnNeg( n ), windowB, ib, vb, CN_PIECE_CANDIDATES );
         cnVec3 t1, t2;
@@ -689,21 +717,48 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
         }
 
         double stepLength = sqrt( xi[0] * xi[0] + xi[1] * xi[1] );
-        if ( !( stepLength > 1e-15 ) || !( t < -tolerance ) )
+        if ( !( stepLength > 1e-13 ) )
         {
             converged = true;
+            break;
+        }
+        if ( stepLength < 1e-5 )
+        {
+            // Newton's own regime: F changes by the square of the step, soon below its round-off,
+            // so it cannot judge the step any more. Take full steps while they keep shrinking (they
+            // shrink quadratically); stop at the noise floor when they do not.
+            cnVec3 trial = cnNormalize( cnAdd( n, cnAdd( cnScale( xi[0], t1 ), cnScale( xi[1], t2 ) ) ) );
+            double trialF = -cnCorePhi( a, b, trial );
+            bool shrinking = lastSmall == 0.0 || stepLength < 0.5 * lastSmall;
+            if ( trialF <= F + roundoff && shrinking )
+            {
+                n = trial;
+                F = trialF;
+                lastSmall = stepLength;
+                lastStep = fmax( stepLength, 1e-9 );
+                continue;
+            }
+            if ( stepLength < 1e-9 )
+            {
+                converged = true; // the noise floor
+                break;
+            }
+            // not Newton's regime after all (a kink nearby): the line search below
+        }
+        if ( !( t < -tolerance ) )
+        {
+            converged = true; // the model promises no decrease (a kink at round-off)
             break;
         }
         // never turn more than a quarter turn in one step
         double alpha = stepLength > 0.5 * CN_PI ? 0.5 * CN_PI / stepLength : 1.0;
         bool accepted = false;
-        double previousF = F;
         for ( int tries = 0; tries < 40; ++tries )
         {
             cnVec3 trial = cnNormalize(
                 cnAdd( n, cnAdd( cnScale( alpha * xi[0], t1 ), cnScale( alpha * xi[1], t2 ) ) ) );
             double trialF = -cnCorePhi( a, b, trial );
-            if ( trialF <= F + 1e-4 * alpha * t || ( trialF < F && alpha * stepLength < 1e-6 ) )
+            if ( trialF <= F + 1e-4 * alpha * t )
             {
                 n = trial;
                 F = trialF;
@@ -713,10 +768,7 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
             alpha *= 0.5;
         }
         lastStep = fmax( alpha * stepLength, 1e-9 );
-        if ( accepted && alpha * stepLength < 1e-12 && previousF - F <= tolerance )
-        {
-            accepted = false; // stagnating at round-off
-        }
+        lastSmall = 0.0; // Newton's regime starts afresh after a searched step
         if ( !accepted )
         {
             converged = true; // no descent left at round-off level
@@ -926,9 +978,11 @@ static void cnConvexSmoothQuery( const cnPlaced* a, const cnPlaced* b, const cnS
         // h_{A-B}(x) + t|x| <= 0 is a convex cone), so a local maximum with Phi > 0 is the
         // global one: one start that ends apart settles it.
         cnConsider( &answer, cnMinimaxNewton( a, b, centreSeed ) );
+        cnDistanceResult gjk;
+        memset( &gjk, 0, sizeof( gjk ) );
         if ( !( answer.best.phi > tie ) )
         {
-            cnDistanceResult gjk = cnConvexDistance( a->shape, b->shape );
+            gjk = cnConvexDistance( a->shape, b->shape );
             if ( !gjk.overlap && gjk.distance > 0.0 && cnLengthSquared( gjk.normal ) > 0.0 )
             {
                 cnConsider( &answer, cnMinimaxNewton( a, b, gjk.normal ) );
@@ -938,7 +992,7 @@ static void cnConvexSmoothQuery( const cnPlaced* a, const cnPlaced* b, const cnS
         {
             // overlapping: several local maxima are possible; start from the best few of the
             // axes and hull faces of both shapes
-            cnVec3 seeds[16];
+            cnVec3 seeds[17];
             int count = cnAxisSeeds( a, b, seeds );
             cnVec3 face;
             if ( cnHullFaceSeed( a, b, a, &face ) )
@@ -950,6 +1004,11 @@ static void cnConvexSmoothQuery( const cnPlaced* a, const cnPlaced* b, const cnS
                 seeds[count++] = face;
             }
             seeds[count++] = answer.best.n;
+            if ( cnLengthSquared( gjk.normal ) > 0.0 )
+            {
+                // GJK's last direction: close to the answer when the shapes barely overlap
+                seeds[count++] = cnNormalize( gjk.normal );
+            }
             cnMultistart( a, b, seeds, count, 4, &answer );
             // nearly symmetric overlaps (centres close together): the opposite of the best local
             // maximum is often the better one
@@ -1438,8 +1497,9 @@ static cnRingSample cnRingRefine( const cnRing* ring, cnRingSample sa, cnRingSam
         double next = b.u + ( fabs( d ) > tol ? d : ( m > 0.0 ? tol : -tol ) );
         b = cnRingAt( ring, next );
     }
-    // the better end of the final bracket by value (a kink of f lands here too)
-    return b.f <= c.f ? b : c;
+    // the end nearer the root of f' (at a kink of f, where f' jumps, either end of the final
+    // bracket, a round-off apart); not the lower f, which is flat at round-off there
+    return fabs( b.slope ) <= fabs( c.slope ) ? b : c;
 }
 
 static void cnRingContact( const cnRing* ring, const cnRingSample* s, bool torusFirst, cnSmoothContact* out )
