@@ -409,20 +409,26 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double raw[3], 
     double bestObjective = HUGE_VAL;
     bool found = false;
     int subset[3];
-    // every active set of 1, 2 or 3 candidates
-    for ( int size = 1; size <= 3; ++size )
+    // every active set of 1, 2 or 3 candidates; when none is consistent (an indefinite raw model
+    // on a face, where several pieces tie), again with the positive definite model everywhere,
+    // a convex program that has a solution
+    for ( int size = 1, pass = 0; pass < 2; size = size < 3 ? size + 1 : ( pass++, 1 ) )
     {
+        if ( pass == 1 && found )
+        {
+            break;
+        }
         int idx[3] = { 0, 1, 2 };
         if ( size > count )
         {
-            break;
+            continue;
         }
         for ( ;; )
         {
             // unknowns: xi0, xi1, t, mu_0..mu_{size-1}
             int n = 3 + size;
-            const double* w = size == 1 ? shifted : raw;
-            if ( size == 2 )
+            const double* w = size == 1 || pass == 1 ? shifted : raw;
+            if ( size == 2 && pass == 0 )
             {
                 // curvature along the tie of the two pairs: z normal to G_1 - G_2
                 double dx = pairs[idx[0]].g[0] - pairs[idx[1]].g[0];
@@ -501,10 +507,137 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double raw[3], 
     return found;
 }
 
-// When n is within 0.05 rad of a cylinder's axis (either shape, either sense), Phi along that axis
-// is at least as large, and the axis is a local optimum there, move n onto it. On the axis the
-// rim's term r |P n| is a cone of slope r, so the axis is optimal when the tangential gradient of
-// everything else (the cap centre against the other shape's support point) is shorter than r.
+// A model of F around a cylinder's axis, in the tangent plane there:
+//     m(xi) = max_k ( v_k + g_k . xi ) + 1/2 xi^T W xi + r |xi|
+// (the other shape's pieces, the cap's cone, a common curvature W, positive definite).
+typedef struct cnCapModel
+{
+    cnVec3 t1, t2;
+    int count;
+    double v[CN_PIECE_CANDIDATES];
+    double g[CN_PIECE_CANDIDATES][2];
+    double w[3];
+    double radius;
+} cnCapModel;
+
+static double cnCapModelValue( const cnCapModel* m, const double xi[2] )
+{
+    double best = -HUGE_VAL;
+    for ( int k = 0; k < m->count; ++k )
+    {
+        best = fmax( best, m->v[k] + m->g[k][0] * xi[0] + m->g[k][1] * xi[1] );
+    }
+    double quadratic = 0.5 * ( m->w[0] * xi[0] * xi[0] + 2.0 * m->w[1] * xi[0] * xi[1] + m->w[2] * xi[1] * xi[1] );
+    return best + quadratic + m->radius * sqrt( xi[0] * xi[0] + xi[1] * xi[1] );
+}
+
+// xi = -(W + (r / rho) I)^-1 g; returns |xi|
+static double cnConeSolve( const cnCapModel* m, const double g[2], double rho, double xi[2] )
+{
+    double a00 = m->w[0] + m->radius / rho, a01 = m->w[1], a11 = m->w[2] + m->radius / rho;
+    double det = a00 * a11 - a01 * a01;
+    xi[0] = -( a11 * g[0] - a01 * g[1] ) / det;
+    xi[1] = -( a00 * g[1] - a01 * g[0] ) / det;
+    return sqrt( xi[0] * xi[0] + xi[1] * xi[1] );
+}
+
+// the minimiser of g . xi + 1/2 xi^T W xi + r |xi| (one piece): 0 when |g| <= r, else
+// xi = -(W + (r / rho) I)^-1 g with rho = |xi|, a root in rho found by bisection
+static void cnConeStep( const cnCapModel* m, const double g[2], double xi[2] )
+{
+    xi[0] = xi[1] = 0.0;
+    double gNorm = sqrt( g[0] * g[0] + g[1] * g[1] );
+    if ( !( gNorm > m->radius ) )
+    {
+        return;
+    }
+    // |xi(rho)| - rho is positive near 0 and negative for large rho
+    double lo = 0.0, hi = 1.0;
+    for ( int grow = 0; grow < 60 && cnConeSolve( m, g, hi, xi ) > hi; ++grow )
+    {
+        lo = hi;
+        hi *= 2.0;
+    }
+    for ( int iteration = 0; iteration < 200 && hi - lo > 1e-15 * hi; ++iteration )
+    {
+        double rho = 0.5 * ( lo + hi );
+        if ( cnConeSolve( m, g, rho, xi ) > rho )
+        {
+            lo = rho;
+        }
+        else
+        {
+            hi = rho;
+        }
+    }
+    cnConeSolve( m, g, 0.5 * ( lo + hi ), xi );
+}
+
+// the minimiser of the convex model m: the best of the candidates with no piece, one piece, or
+// two pieces tied (the minimiser along their tie line, by golden section) active
+static void cnCapModelMinimiser( const cnCapModel* m, double out[2] )
+{
+    out[0] = out[1] = 0.0;
+    double best = cnCapModelValue( m, out );
+    for ( int k = 0; k < m->count; ++k )
+    {
+        double xi[2];
+        cnConeStep( m, m->g[k], xi );
+        double value = cnCapModelValue( m, xi );
+        if ( value < best )
+        {
+            best = value;
+            out[0] = xi[0];
+            out[1] = xi[1];
+        }
+        for ( int j = k + 1; j < m->count; ++j )
+        {
+            // the tie line (v_k - v_j) + (g_k - g_j) . xi = 0: xi = base + s d
+            double e[2] = { m->g[k][0] - m->g[j][0], m->g[k][1] - m->g[j][1] };
+            double ee = e[0] * e[0] + e[1] * e[1];
+            if ( !( ee > 0.0 ) )
+            {
+                continue;
+            }
+            double base[2] = { -( m->v[k] - m->v[j] ) * e[0] / ee, -( m->v[k] - m->v[j] ) * e[1] / ee };
+            double d[2] = { -e[1] / sqrt( ee ), e[0] / sqrt( ee ) };
+            double lo = -1.0, hi = 1.0;
+            const double golden = 0.5 * ( sqrt( 5.0 ) - 1.0 );
+            for ( int iteration = 0; iteration < 80; ++iteration )
+            {
+                double s1 = hi - golden * ( hi - lo ), s2 = lo + golden * ( hi - lo );
+                double x1[2] = { base[0] + s1 * d[0], base[1] + s1 * d[1] };
+                double x2[2] = { base[0] + s2 * d[0], base[1] + s2 * d[1] };
+                if ( cnCapModelValue( m, x1 ) < cnCapModelValue( m, x2 ) )
+                {
+                    hi = s2;
+                }
+                else
+                {
+                    lo = s1;
+                }
+            }
+            double sMid = 0.5 * ( lo + hi );
+            double xi2[2] = { base[0] + sMid * d[0], base[1] + sMid * d[1] };
+            double value2 = cnCapModelValue( m, xi2 );
+            if ( value2 < best )
+            {
+                best = value2;
+                out[0] = xi2[0];
+                out[1] = xi2[1];
+            }
+        }
+    }
+}
+
+// Near a cylinder's axis its rim pieces have a cone point: along the axis the whole cap supports,
+// and r |P n| has slope r in every direction away from it, which Newton's quadratic model cannot
+// see. When n is within 0.05 rad of a cylinder's axis (either shape, either sense):
+// - the axis is optimal when 0 is in the subdifferential of F there, i.e. the cap centre lies
+//   within r of the other shape's support points (in the plane normal to the axis); then n moves
+//   onto the axis and the function returns true (converged);
+// - otherwise n moves to the minimiser of the cone-plus-quadratic model around the axis, when that
+//   lowers F (the function returns false and Newton goes on from the smooth side).
 static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double* F )
 {
     const cnPlaced* shapes[2] = { a, b };
@@ -543,14 +676,9 @@ static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double
         }
         cnVec3 capT = cnMulAdd( cap, -cnDot( cap, candidate ), candidate );
         double tangential = HUGE_VAL;
-        cnVec3 gt = cn_vec3Zero; // the gradient of F less the cone term, at the first support
         for ( int k = 0; k < tiedCount; ++k )
         {
             cnVec3 d = cnSub( capT, supports[k] );
-            if ( k == 0 )
-            {
-                gt = s == 0 ? d : cnNeg( d );
-            }
             tangential = fmin( tangential, cnLength( d ) );
             for ( int j = k + 1; j < tiedCount; ++j )
             {
@@ -568,18 +696,55 @@ static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double
             *F = candidateF;
             return true;
         }
-        tangential = cnLength( gt );
-        if ( fabs( c ) > 1.0 - 1e-18 && tangential > 0.0 )
+        // Not optimal on the axis: the step off it, from a model of F around the axis (in the
+        // tangent plane there): the cone r |xi| plus the other shape's nearly tied pieces,
+        // linear, plus a common curvature W. The model is convex, so its minimiser is the best of
+        // the minimisers with no piece, one piece, two tied pieces or three tied pieces active.
+        // Newton from near the axis cannot see the cone and zigzags across it; from the model's
+        // minimiser it is in the smooth region.
+        cnCapModel model;
+        cnTangentBasis( candidate, &model.t1, &model.t2 );
+        model.radius = shapes[s]->shape->geometry->cylinder.radius;
+        model.count = cnTopPieces( other, otherDirection, 0.4 * other->size, tied, values, CN_PIECE_CANDIDATES );
+        cnMat3 h;
+        for ( int k = 0; k < model.count; ++k )
         {
-            // on the axis and not optimal there: step off it downhill (Newton's model has no
-            // slope across the cone point), then go on
-            cnVec3 moved = cnNormalize( cnMulAdd( *n, -1e-4 / tangential, gt ) );
-            double movedF = -cnCorePhi( a, b, moved );
-            if ( movedF < *F )
-            {
-                *n = moved;
-                *F = movedF;
-            }
+            cnVec3 support;
+            cnPiece( other, tied[k], otherDirection, &support, k == 0 ? &h : NULL );
+            cnVec3 g3 = s == 0 ? cnSub( cap, support ) : cnSub( support, cap );
+            model.v[k] = values[k] - values[0];
+            model.g[k][0] = cnDot( g3, model.t1 );
+            model.g[k][1] = cnDot( g3, model.t2 );
+        }
+        // the sphere's Hessian of the rest at the axis: the top piece's, less F I (F at the axis is
+        // candidateF: the cone term is 0 there), made positive definite
+        double w[3] = { cnQuadForm( &h, model.t1, model.t1 ) - candidateF, cnQuadForm( &h, model.t1, model.t2 ),
+                        cnQuadForm( &h, model.t2, model.t2 ) - candidateF };
+        double mean = 0.5 * ( w[0] + w[2] );
+        double spread = sqrt( 0.25 * ( w[0] - w[2] ) * ( w[0] - w[2] ) + w[1] * w[1] );
+        double floorW = 1e-2 * ( a->size + b->size );
+        double shift = fmax( 0.0, floorW - ( mean - spread ) );
+        model.w[0] = w[0] + shift;
+        model.w[1] = w[1];
+        model.w[2] = w[2] + shift;
+        double xi[2];
+        cnCapModelMinimiser( &model, xi );
+        double length = sqrt( xi[0] * xi[0] + xi[1] * xi[1] );
+        if ( !( length > 0.0 ) )
+        {
+            continue;
+        }
+        if ( length > 0.5 )
+        {
+            xi[0] *= 0.5 / length;
+            xi[1] *= 0.5 / length;
+        }
+        cnVec3 moved = cnNormalize( cnAdd( candidate, cnAdd( cnScale( xi[0], model.t1 ), cnScale( xi[1], model.t2 ) ) ) );
+        double movedF = -cnCorePhi( a, b, moved );
+        if ( movedF < *F )
+        {
+            *n = moved;
+            *F = movedF;
         }
     }
     return false;
@@ -606,6 +771,7 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
     int prevI[CN_PAIR_CANDIDATES], prevJ[CN_PAIR_CANDIDATES];
     int prevCount = 0;
     double lastStep = 0.2;  // radians: how far the pieces' values may move in one step
+    double trust = 0.5;     // radians: the longest step the line search starts from
     double lastSmall = 0.0; // the last step taken in Newton's own regime (below 1e-5 rad)
     double roundoff = 1e-13 * ( scale + coordinates );
     bool converged = false;
@@ -750,8 +916,9 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
             converged = true; // the model promises no decrease (a kink at round-off)
             break;
         }
-        // never turn more than a quarter turn in one step
-        double alpha = stepLength > 0.5 * CN_PI ? 0.5 * CN_PI / stepLength : 1.0;
+        // never farther than the trust radius (a quarter turn at most)
+        double alpha = stepLength > trust ? trust / stepLength : 1.0;
+        double first = alpha;
         bool accepted = false;
         for ( int tries = 0; tries < 40; ++tries )
         {
@@ -769,11 +936,33 @@ static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnV
         }
         lastStep = fmax( alpha * stepLength, 1e-9 );
         lastSmall = 0.0; // Newton's regime starts afresh after a searched step
-        if ( !accepted )
+        double beforeCap = F;
+        if ( !accepted && cnSnapToCap( a, b, &n, &F ) )
         {
-            converged = true; // no descent left at round-off level
+            converged = true;
             break;
         }
+        if ( !accepted && F < beforeCap )
+        {
+            continue; // stepped off a cylinder's axis: Newton goes on from there
+        }
+        if ( !accepted )
+        {
+            // The model's direction does not descend: a piece outside the candidates rises along
+            // it (polytope pairs, whose model is flat). Retry from here inside a much smaller trust
+            // region, where the candidates are the pieces that really tie.
+            trust = 1e-3 * first * stepLength;
+            lastStep = trust;
+            if ( trust < 1e-12 )
+            {
+                converged = true; // no descent left at round-off level
+                break;
+            }
+            continue;
+        }
+        // the trust region grows after a full step that reached it, shrinks to a shortened one
+        trust = alpha == first ? ( first < 1.0 ? fmin( 2.0 * trust, 0.5 * CN_PI ) : trust )
+                               : fmax( alpha * stepLength, 1e-12 );
         // Near a cylinder's axis its rim piece has a cone point (the whole cap supports there),
         // which Newton approaches only linearly: try the axis itself.
         if ( cnSnapToCap( a, b, &n, &F ) )
@@ -1397,6 +1586,7 @@ double cnPointSignedDistance( const cnCollisionShape* shape, cnVec3 p, cnVec3* c
 
 #define CN_RING_SCAN_COLD 64
 #define CN_RING_SCAN_WARM 16
+#define CN_RING_MINIMA ( CN_RING_SCAN_COLD + 16 )
 
 typedef struct cnRingSample
 {
@@ -1502,6 +1692,32 @@ static cnRingSample cnRingRefine( const cnRing* ring, cnRingSample sa, cnRingSam
     return fabs( b.slope ) <= fabs( c.slope ) ? b : c;
 }
 
+// Refine the bracket [a, b] (f'(a) < 0 <= f'(b)) to its minimum m, then look for a second
+// minimum hiding in the same bracket (two dips closer than the scan's spacing): f' at the middle
+// of [a, m] turning positive, or at the middle of [m, b] negative, brackets another one. Appends
+// to `minima` (at most `capacity`), returns the new count.
+static int cnRingBracket( const cnRing* ring, cnRingSample a, cnRingSample b, cnRingSample* minima, int count,
+                          int capacity )
+{
+    if ( count >= capacity )
+    {
+        return count;
+    }
+    cnRingSample m = cnRingRefine( ring, a, b );
+    minima[count++] = m;
+    cnRingSample left = cnRingAt( ring, 0.5 * ( a.u + m.u ) );
+    if ( left.slope >= 0.0 && left.u - a.u > 1e-9 && count < capacity )
+    {
+        minima[count++] = cnRingRefine( ring, a, left );
+    }
+    cnRingSample right = cnRingAt( ring, 0.5 * ( m.u + b.u ) );
+    if ( right.slope < 0.0 && b.u - right.u > 1e-9 && count < capacity )
+    {
+        minima[count++] = cnRingRefine( ring, right, b );
+    }
+    return count;
+}
+
 static void cnRingContact( const cnRing* ring, const cnRingSample* s, bool torusFirst, cnSmoothContact* out )
 {
     const cnPlaced* t = ring->torus;
@@ -1576,7 +1792,7 @@ static int cnRingMinima( const cnRing* ring, double margin, const double* warmU,
                          cnRingSample* out, int capacity )
 {
     int scan = warmCount > 0 ? CN_RING_SCAN_WARM : CN_RING_SCAN_COLD;
-    cnRingSample minima[CN_RING_SCAN_COLD + 8];
+    cnRingSample minima[CN_RING_MINIMA];
     int count = 0;
     double tube = ring->torus->radius;
     for ( int pass = 0; pass < 2; ++pass )
@@ -1598,7 +1814,7 @@ static int cnRingMinima( const cnRing* ring, double margin, const double* warmU,
             }
             if ( a.slope < 0.0 && b.slope >= 0.0 )
             {
-                minima[count++] = cnRingRefine( ring, a, b );
+                count = cnRingBracket( ring, a, b, minima, count, CN_RING_MINIMA );
             }
         }
         // the warm angles: a bracket around each, grown until f' changes sign
@@ -1610,7 +1826,7 @@ static int cnRingMinima( const cnRing* ring, double margin, const double* warmU,
                 cnRingSample b = cnRingAt( ring, warmU[w] + width );
                 if ( a.slope < 0.0 && b.slope >= 0.0 )
                 {
-                    minima[count++] = cnRingRefine( ring, a, b );
+                    count = cnRingBracket( ring, a, b, minima, count, CN_RING_MINIMA );
                     break;
                 }
             }
@@ -1623,7 +1839,7 @@ static int cnRingMinima( const cnRing* ring, double margin, const double* warmU,
         }
         if ( within * 8 > scan )
         {
-            for ( int add = 0; add < 4 && count < CN_RING_SCAN_COLD + 4; ++add )
+            for ( int add = 0; add < 4 && count < CN_RING_MINIMA; ++add )
             {
                 // the sample within the margin farthest (in angle) from every chosen point
                 int best = -1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Write the stacking benchmark scenes to assets/scenes/ (tower10, pyramid20, pile1000).
+"""Write the stacking benchmark scenes to assets/scenes/ (tower10, pyramid20, pile1000) and the
+smooth-shape scenes (ellipsoid_pile500, capsule_pile500, rings_hanging).
 
     python3 tests/bench/make_scenes.py [OUTDIR]
 
@@ -45,9 +46,9 @@ def box(name, position, orientation=None, half=(HALF, HALF, HALF), static=False)
     return body
 
 
-def scene(description, bodies):
+def scene(description, bodies, material=MATERIAL):
     return {"version": 1, "description": description, "world": world(),
-            "materials": {"default": dict(MATERIAL)}, "bodies": bodies}
+            "materials": {"default": dict(material)}, "bodies": bodies}
 
 
 def tower10():
@@ -133,10 +134,174 @@ def pile1000():
         "12 x 12 m floor (the peers' pile1000). Boxes named bI_J_K (K the layer).", bodies)
 
 
+SMOOTH_MATERIAL = {"friction": 0.5, "restitution": 0.0, "density": 1000}
+
+
+def random_orientation(rng):
+    """A uniformly distributed unit quaternion [w, x, y, z] (normalized 4-D Gaussian), w >= 0."""
+    q = [rng.gauss(0, 1) for _ in range(4)]
+    norm = math.sqrt(sum(a * a for a in q))
+    q = [a / norm for a in q]
+    return tuple(-a for a in q) if q[0] < 0 else tuple(q)
+
+
+def smooth_body(name, position, orientation, shape, static=False):
+    body = {"name": name}
+    if static:
+        body["type"] = "static"
+    body["position"] = [round(x, 12) for x in position]
+    body["orientation"] = [round(x, 12) + 0.0 for x in orientation]  # + 0.0: no -0.0 in the file
+    body["shapes"] = [shape]
+    return body
+
+
+def bin_walls(inner, height, thick=0.5):
+    """Four static box walls `thick` thick and `height` tall around an inner x inner floor."""
+    h = 0.5 * inner + 0.5 * thick
+    return [box("wall_x-", (-h, 0, 0.5 * height), half=(0.5 * thick, 0.5 * inner, 0.5 * height), static=True),
+            box("wall_x+", (h, 0, 0.5 * height), half=(0.5 * thick, 0.5 * inner, 0.5 * height), static=True),
+            box("wall_y-", (0, -h, 0.5 * height), half=(0.5 * inner + thick, 0.5 * thick, 0.5 * height),
+                static=True),
+            box("wall_y+", (0, h, 0.5 * height), half=(0.5 * inner + thick, 0.5 * thick, 0.5 * height),
+                static=True)]
+
+
+def smooth_pile(seed, prefix, shape, bound, inner, height):
+    """500 bodies of one shape in a 10 x 10 x 5 lattice, randomly oriented, in a bin.
+
+    `bound` is the radius of a sphere about the body origin that holds the shape in any orientation:
+    the pitch is 2 * bound + 5 cm and the jitter 2 cm, so the bounding spheres start at least 1 cm
+    apart (checked below) and nothing starts overlapping whatever the orientations are."""
+    rng = random.Random(seed)
+    pitch = 2 * bound + 0.05
+    drop = 0.2  # the lowest point of the bottom layer starts at least this far above the ground
+    jitter = 0.02
+    bodies = [ground()] + bin_walls(inner, height)
+    centres = []
+    for k in range(5):
+        for j in range(10):
+            for i in range(10):
+                p = ((i - 4.5) * pitch + rng.uniform(-jitter, jitter),
+                     (j - 4.5) * pitch + rng.uniform(-jitter, jitter),
+                     bound + jitter + drop + k * pitch + rng.uniform(-jitter, jitter))
+                q = random_orientation(rng)
+                centres.append(p)
+                bodies.append(smooth_body("%s%d_%d_%d" % (prefix, i, j, k), p, q, dict(shape)))
+    # nothing starts overlapping: the bounding spheres are disjoint, inside the bin, above the ground
+    # and below the top of the walls
+    for p in centres:
+        assert all(abs(p[a]) + bound < 0.5 * inner for a in range(2)) and drop <= p[2] - bound
+        assert p[2] + bound < height
+    for m in range(len(centres)):
+        for n in range(m + 1, len(centres)):
+            assert math.dist(centres[m], centres[n]) > 2 * bound, (m, n)
+    return bodies
+
+
+def ellipsoid_pile500():
+    radii = (0.5, 0.25, 0.25)  # aspect ratio 2
+    bodies = smooth_pile(500, "e", {"type": "ellipsoid", "radii": list(radii)}, radii[0], 11.0, 6.0)
+    return scene(
+        "500 prolate ellipsoids (radii 0.5 x 0.25 x 0.25 m, aspect ratio 2; 1000 kg/m^3, friction 0.5) "
+        "in a 10 x 10 x 5 block at a 1.05 m pitch, uniformly random orientations, jittered by up to 2 cm so "
+        "that nothing starts overlapping (the bounding spheres are at least 1 cm apart), bottom layer 0.2 m "
+        "up, dropped into a bin: the ground plane and four static walls 0.5 m thick and 6 m tall (above the "
+        "top layer) around an 11 x 11 m floor. Smooth convex pairs: ellipsoid-ellipsoid, -box and -plane. "
+        "Ellipsoids named eI_J_K (K the layer).", bodies, SMOOTH_MATERIAL)
+
+
+def capsule_pile500():
+    radius, half_length = 0.2, 0.4  # 1.2 m long, aspect ratio 3
+    bodies = smooth_pile(501, "c", {"type": "capsule", "radius": radius, "half_length": half_length},
+                         radius + half_length, 13.0, 7.0)
+    return scene(
+        "500 capsules (radius 0.2 m, half length 0.4 m, 1.2 m long; 1000 kg/m^3, friction 0.5) in a "
+        "10 x 10 x 5 block at a 1.25 m pitch, uniformly random orientations, jittered by up to 2 cm so that "
+        "nothing starts overlapping (the bounding spheres are at least 1 cm apart), bottom layer 0.2 m up, "
+        "dropped into a bin: the ground plane and four static walls 0.5 m thick and 7 m tall (above the "
+        "top layer) around a 13 x 13 m floor. Smooth convex pairs: capsule-capsule, -box and -plane. "
+        "Capsules named cI_J_K (K the layer).", bodies, SMOOTH_MATERIAL)
+
+
+RING_MAJOR = 1.0
+RING_MINOR = 0.1
+RING_TOP = 10.0  # height of the fixed ring's centre, m
+RING_CLEARANCE = 0.03  # initial gap between the tubes at each link, m
+RING_COUNT = 3  # dynamic rings in the chain
+
+
+def ring_core(position, q, count=720):
+    """Points of a ring's core circle (radius RING_MAJOR about the shape's z axis), world frame."""
+    r = rotation(q)
+    points = []
+    for i in range(count):
+        t = 2 * math.pi * i / count
+        local = (RING_MAJOR * math.cos(t), RING_MAJOR * math.sin(t), 0.0)
+        points.append(tuple(position[a] + sum(r[a][b] * local[b] for b in range(3)) for a in range(3)))
+    return points
+
+
+def rings_hanging():
+    """A fixed ring standing in the x-z plane and a chain of linked rings hanging from it."""
+    # a torus is a ring about its shape's z axis: a quarter turn about x puts that axis along y (the
+    # ring stands in the x-z plane), a quarter turn about y puts it along x (the y-z plane)
+    in_xz = quat_axis_angle((1, 0, 0), -0.5 * math.pi)
+    in_yz = quat_axis_angle((0, 1, 0), 0.5 * math.pi)
+    torus = {"type": "torus", "major_radius": RING_MAJOR, "minor_radius": RING_MINOR}
+    bodies = [ground(), smooth_body("ring_fixed", (0, 0, RING_TOP), in_xz, dict(torus), static=True)]
+    rings = [((0, 0, RING_TOP), in_xz)]
+    # ring k hangs from ring k-1 through its hole, in the perpendicular plane: at rest its top core
+    # point lies r1 + r2 = 2 r above the bottom core point of ring k-1 (the closest points of the two
+    # linked core circles), so the centres are 2 R - 2 r apart. Each link starts RING_CLEARANCE
+    # shorter: the tubes start that far apart and the ring falls that far before it touches.
+    pitch = 2 * RING_MAJOR - 2 * RING_MINOR - RING_CLEARANCE
+    for k in range(1, RING_COUNT + 1):
+        p = (0, 0, RING_TOP - k * pitch)
+        q = in_yz if k % 2 == 1 else in_xz
+        rings.append((p, q))
+        bodies.append(smooth_body("ring%d" % k, p, q, dict(torus)))
+    assert RING_TOP - RING_COUNT * pitch - RING_MAJOR - RING_MINOR > 1.0  # well above the ground
+    # checked: every pair of tubes starts apart (the core circles more than 2 r apart, and exactly
+    # 2 r + RING_CLEARANCE at each link), and each ring is linked with the one above: its core circle
+    # crosses the disk of the one above once inside and once outside
+    cores = [ring_core(p, q) for p, q in rings]
+    for m in range(len(rings)):
+        for n in range(m + 1, len(rings)):
+            gap = min(math.dist(a, b) for a in cores[m] for b in cores[n])
+            if n == m + 1:
+                assert abs(gap - (2 * RING_MINOR + RING_CLEARANCE)) < 1e-9, (m, n, gap)
+            else:
+                assert gap > 2 * RING_MINOR + RING_CLEARANCE, (m, n, gap)
+    for k in range(1, len(rings)):
+        (pa, qa), (pb, qb) = rings[k - 1], rings[k]
+        axis = [rotation(qa)[a][2] for a in range(3)]  # the upper ring's axis
+        crossings = []
+        for i, a in enumerate(cores[k]):
+            b = cores[k][(i + 1) % len(cores[k])]
+            da = sum(axis[c] * (a[c] - pa[c]) for c in range(3))
+            db = sum(axis[c] * (b[c] - pa[c]) for c in range(3))
+            if da == 0 or da * db < 0:
+                x = a if da == 0 else tuple(a[c] + da / (da - db) * (b[c] - a[c]) for c in range(3))
+                crossings.append(math.dist(x, pa) < RING_MAJOR)
+        assert sorted(crossings) == [False, True], (k, crossings)
+    return scene(
+        "A chain of linked rings: a static ring (torus, major radius 1 m, minor radius 0.1 m) standing in "
+        "the x-z plane with its centre 10 m up, and 3 dynamic rings of the same size (1000 kg/m^3, 197 kg "
+        "each; friction 0.5) hanging below it, each through the hole of the one above and in the "
+        "perpendicular plane (ring1 and ring3 in the y-z plane, ring2 in x-z). Each link starts with a 3 cm "
+        "gap between the tubes, so nothing touches at the start (checked); at rest each ring's top tube "
+        "section lies on the lowest tube section of the ring above, the two core circles 2 x 0.1 m apart "
+        "there, so ring k's centre rests (2 R - 2 r) k = 1.8 k m below the fixed ring's (8.2, 6.4 and 4.6 m "
+        "up). The ground plane lies far below. Torus-torus contacts: two linked rings touch where their "
+        "core circles pass closest.", bodies, SMOOTH_MATERIAL)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "assets", "scenes")
-    for name, make in (("tower10", tower10), ("pyramid20", pyramid20), ("pile1000", pile1000)):
+    for name, make in (("tower10", tower10), ("pyramid20", pyramid20), ("pile1000", pile1000),
+                       ("ellipsoid_pile500", ellipsoid_pile500), ("capsule_pile500", capsule_pile500),
+                       ("rings_hanging", rings_hanging)):
         path = os.path.join(out, name + ".json")
         data = make()
         with open(path, "w") as f:

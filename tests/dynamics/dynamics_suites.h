@@ -4,3 +4,4 @@
 #include <check.h>
 
 Suite* cntContactDynamicsSuite( void );
+Suite* cntSmoothDynamicsSuite( void );

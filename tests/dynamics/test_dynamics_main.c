@@ -4,6 +4,6 @@
 
 int main( void )
 {
-    static cntSuiteFcn* const suites[] = { cntContactDynamicsSuite };
+    static cntSuiteFcn* const suites[] = { cntContactDynamicsSuite, cntSmoothDynamicsSuite };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }
