@@ -1170,29 +1170,34 @@ static double cnQuadArea( cnVec3 p0, cnVec3 p1, cnVec3 p2, cnVec3 p3 )
     return fmax( a, fmax( b, c ) );
 }
 
+bool cnBeginPersistentPair( const cnCollisionShape* a, const cnCollisionShape* b, double* margin,
+                            const cnManifold* previous, cnManifold* old, cnManifold* manifold )
+{
+    memset( old, 0, sizeof( *old ) );
+    if ( previous != NULL )
+    {
+        *old = *previous; // `previous` may alias `manifold`
+    }
+    old->pointCount =
+        old->pointCount < 0
+            ? 0
+            : ( old->pointCount > CN_MAX_MANIFOLD_POINTS ? CN_MAX_MANIFOLD_POINTS : old->pointCount );
+    memset( manifold, 0, sizeof( *manifold ) );
+    manifold->normal = cnMakeVec3( 0.0, 0.0, 1.0 );
+    if ( isnan( *margin ) )
+    {
+        *margin = 0.0;
+    }
+    // bounding boxes first: most broadphase pairs stop here
+    cnAABB boxA = cnAABBInflate( cnComputeAABB( a ), fmax( *margin, 0.0 ) );
+    return cnAABBOverlaps( boxA, cnComputeAABB( b ) );
+}
+
 void cnCollideConvex( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
                       const cnManifold* previous, cnManifold* manifold )
 {
     cnManifold old;
-    memset( &old, 0, sizeof( old ) );
-    if ( previous != NULL )
-    {
-        old = *previous; // `previous` may alias `manifold`
-    }
-    old.pointCount = old.pointCount < 0 ? 0
-                                        : ( old.pointCount > CN_MAX_MANIFOLD_POINTS ? CN_MAX_MANIFOLD_POINTS
-                                                                                    : old.pointCount );
-    memset( manifold, 0, sizeof( *manifold ) );
-    manifold->normal = cnMakeVec3( 0.0, 0.0, 1.0 );
-    if ( isnan( margin ) )
-    {
-        margin = 0.0;
-    }
-
-    // bounding boxes first: most broadphase pairs stop here
-    cnAABB boxA = cnAABBInflate( cnComputeAABB( a ), fmax( margin, 0.0 ) );
-    cnAABB boxB = cnComputeAABB( b );
-    if ( !cnAABBOverlaps( boxA, boxB ) )
+    if ( !cnBeginPersistentPair( a, b, &margin, previous, &old, manifold ) )
     {
         return;
     }

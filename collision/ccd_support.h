@@ -157,6 +157,12 @@ extern _Thread_local cnConvexStats cn_convexStats;
 void cnCollideConvex( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
                       const cnManifold* previous, cnManifold* manifold );
 
+// The common start of a pair function that keeps a persistent manifold: copies `previous`
+// (nullable; it may alias `manifold`) into `old` with its point count clamped, clears `manifold`,
+// turns a NaN margin into 0, and returns false when A's box grown by the margin misses B's box.
+bool cnBeginPersistentPair( const cnCollisionShape* a, const cnCollisionShape* b, double* margin,
+                            const cnManifold* previous, cnManifold* old, cnManifold* manifold );
+
 // The persistent-manifold step of cnCollideConvex, for any pair function that finds one new point
 // per step: `previous` (its points re-evaluated at the shapes' transforms, as above) merged with
 // the new point (surface points pointA on A and pointB on B, world, separation along the unit

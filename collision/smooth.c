@@ -16,6 +16,7 @@
 #include <float.h>
 #include <math.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 _Thread_local cnSmoothStats cn_smoothStats;
@@ -527,7 +528,8 @@ static double cnCapModelValue( const cnCapModel* m, const double xi[2] )
     {
         best = fmax( best, m->v[k] + m->g[k][0] * xi[0] + m->g[k][1] * xi[1] );
     }
-    double quadratic = 0.5 * ( m->w[0] * xi[0] * xi[0] + 2.0 * m->w[1] * xi[0] * xi[1] + m->w[2] * xi[1] * xi[1] );
+    double quadratic =
+        0.5 * ( m->w[0] * xi[0] * xi[0] + 2.0 * m->w[1] * xi[0] * xi[1] + m->w[2] * xi[1] * xi[1] );
     return best + quadratic + m->radius * sqrt( xi[0] * xi[0] + xi[1] * xi[1] );
 }
 
@@ -705,7 +707,8 @@ static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double
         cnCapModel model;
         cnTangentBasis( candidate, &model.t1, &model.t2 );
         model.radius = shapes[s]->shape->geometry->cylinder.radius;
-        model.count = cnTopPieces( other, otherDirection, 0.4 * other->size, tied, values, CN_PIECE_CANDIDATES );
+        model.count =
+            cnTopPieces( other, otherDirection, 0.4 * other->size, tied, values, CN_PIECE_CANDIDATES );
         cnMat3 h;
         for ( int k = 0; k < model.count; ++k )
         {
@@ -718,7 +721,8 @@ static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double
         }
         // the sphere's Hessian of the rest at the axis: the top piece's, less F I (F at the axis is
         // candidateF: the cone term is 0 there), made positive definite
-        double w[3] = { cnQuadForm( &h, model.t1, model.t1 ) - candidateF, cnQuadForm( &h, model.t1, model.t2 ),
+        double w[3] = { cnQuadForm( &h, model.t1, model.t1 ) - candidateF,
+                        cnQuadForm( &h, model.t1, model.t2 ),
                         cnQuadForm( &h, model.t2, model.t2 ) - candidateF };
         double mean = 0.5 * ( w[0] + w[2] );
         double spread = sqrt( 0.25 * ( w[0] - w[2] ) * ( w[0] - w[2] ) + w[1] * w[1] );
@@ -739,7 +743,8 @@ static bool cnSnapToCap( const cnPlaced* a, const cnPlaced* b, cnVec3* n, double
             xi[0] *= 0.5 / length;
             xi[1] *= 0.5 / length;
         }
-        cnVec3 moved = cnNormalize( cnAdd( candidate, cnAdd( cnScale( xi[0], model.t1 ), cnScale( xi[1], model.t2 ) ) ) );
+        cnVec3 moved = cnNormalize(
+            cnAdd( candidate, cnAdd( cnScale( xi[0], model.t1 ), cnScale( xi[1], model.t2 ) ) ) );
         double movedF = -cnCorePhi( a, b, moved );
         if ( movedF < *F )
         {
@@ -1586,7 +1591,7 @@ double cnPointSignedDistance( const cnCollisionShape* shape, cnVec3 p, cnVec3* c
 
 #define CN_RING_SCAN_COLD 64
 #define CN_RING_SCAN_WARM 16
-#define CN_RING_MINIMA ( CN_RING_SCAN_COLD + 16 )
+#define CN_RING_MINIMA    ( CN_RING_SCAN_COLD + 16 )
 
 typedef struct cnRingSample
 {
@@ -1786,6 +1791,18 @@ static double cnAngleBetween( double a, double b )
     return fabs( cnWrapAngle( a - b ) );
 }
 
+static int cnCompareRingSamples( const void* a, const void* b )
+{
+    double fa = ( (const cnRingSample*)a )->f, fb = ( (const cnRingSample*)b )->f;
+    return fa < fb ? -1 : ( fa > fb ? 1 : 0 );
+}
+
+static int cnCompareContacts( const void* a, const void* b )
+{
+    double sa = ( (const cnSmoothContact*)a )->separation, sb = ( (const cnSmoothContact*)b )->separation;
+    return sa < sb ? -1 : ( sa > sb ? 1 : 0 );
+}
+
 // Every local minimum along the ring (refined), and spread points on flat stretches within the
 // margin. Writes at most `capacity` samples, deepest first.
 static int cnRingMinima( const cnRing* ring, double margin, const double* warmU, int warmCount,
@@ -1895,17 +1912,7 @@ static int cnRingMinima( const cnRing* ring, double margin, const double* warmU,
     }
 
     // sort by f, drop duplicates (same angle), keep the global minimum and those within the margin
-    for ( int i = 1; i < count; ++i )
-    {
-        cnRingSample x = minima[i];
-        int j = i - 1;
-        while ( j >= 0 && minima[j].f > x.f )
-        {
-            minima[j + 1] = minima[j];
-            j -= 1;
-        }
-        minima[j + 1] = x;
-    }
+    qsort( minima, (size_t)count, sizeof( minima[0] ), cnCompareRingSamples );
     int written = 0;
     for ( int i = 0; i < count && written < capacity; ++i )
     {
@@ -2117,18 +2124,7 @@ static int cnWarmFromManifold( const cnManifold* previous, cnSmoothContact* warm
         warm[i].paramA = p->paramA;
         warm[i].paramB = p->paramB;
     }
-    // deepest first
-    for ( int i = 1; i < count; ++i )
-    {
-        cnSmoothContact x = warm[i];
-        int j = i - 1;
-        while ( j >= 0 && warm[j].separation > x.separation )
-        {
-            warm[j + 1] = warm[j];
-            j -= 1;
-        }
-        warm[j + 1] = x;
-    }
+    qsort( warm, (size_t)count, sizeof( warm[0] ), cnCompareContacts ); // deepest first
     return count;
 }
 
@@ -2136,24 +2132,12 @@ void cnCollideSmoothConvex( const cnCollisionShape* a, const cnCollisionShape* b
                             const cnManifold* previous, cnManifold* manifold )
 {
     cnManifold old;
-    memset( &old, 0, sizeof( old ) );
-    if ( previous != NULL )
-    {
-        old = *previous; // `previous` may alias `manifold`
-    }
-    memset( manifold, 0, sizeof( *manifold ) );
-    manifold->normal = cnMakeVec3( 0.0, 0.0, 1.0 );
-    if ( isnan( margin ) )
-    {
-        margin = 0.0;
-    }
-    cnAABB boxA = cnAABBInflate( cnComputeAABB( a ), fmax( margin, 0.0 ) );
-    if ( !cnAABBOverlaps( boxA, cnComputeAABB( b ) ) )
+    if ( !cnBeginPersistentPair( a, b, &margin, previous, &old, manifold ) )
     {
         return;
     }
     cnSmoothContact warm[CN_MAX_MANIFOLD_POINTS];
-    int warmCount = cnWarmFromManifold( previous != NULL ? &old : NULL, warm );
+    int warmCount = cnWarmFromManifold( &old, warm );
     cnSmoothContact contact;
     if ( cnSmoothQuery( a, b, margin, warmCount > 0 ? warm : NULL, warmCount, &contact, 1 ) < 1 ||
          !( contact.separation < margin ) )
@@ -2168,24 +2152,12 @@ void cnCollideTorus( const cnCollisionShape* a, const cnCollisionShape* b, doubl
                      const cnManifold* previous, cnManifold* manifold )
 {
     cnManifold old;
-    memset( &old, 0, sizeof( old ) );
-    if ( previous != NULL )
-    {
-        old = *previous;
-    }
-    memset( manifold, 0, sizeof( *manifold ) );
-    manifold->normal = cnMakeVec3( 0.0, 0.0, 1.0 );
-    if ( isnan( margin ) )
-    {
-        margin = 0.0;
-    }
-    cnAABB boxA = cnAABBInflate( cnComputeAABB( a ), fmax( margin, 0.0 ) );
-    if ( !cnAABBOverlaps( boxA, cnComputeAABB( b ) ) )
+    if ( !cnBeginPersistentPair( a, b, &margin, previous, &old, manifold ) )
     {
         return;
     }
     cnSmoothContact warm[CN_MAX_MANIFOLD_POINTS];
-    int warmCount = cnWarmFromManifold( previous != NULL ? &old : NULL, warm );
+    int warmCount = cnWarmFromManifold( &old, warm );
     cnSmoothContact found[CN_MAX_SMOOTH_CONTACTS];
     int count =
         cnSmoothQuery( a, b, margin, warmCount > 0 ? warm : NULL, warmCount, found, CN_MAX_SMOOTH_CONTACTS );
