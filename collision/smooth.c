@@ -29,6 +29,8 @@ _Thread_local cnSmoothStats cn_smoothStats;
 // constant and leaves the maximiser alone: the convex queries work on the cores and put the radii
 // back at the end.
 
+#define CN_PLACED_VERTICES 128
+
 typedef struct cnPlaced
 {
     const cnCollisionShape* shape;
@@ -39,6 +41,10 @@ typedef struct cnPlaced
     double size;     // bounding radius about p (for tolerances)
     cnVec3 point[2]; // capsule core end points (world); sphere: point[0] = centre
     cnMat3 sigma;    // ellipsoid: R diag(r^2) R^T
+    // box and hull: the vertices placed in the world, when there are at most CN_PLACED_VERTICES
+    // (else vertexCount is 0 and they are placed on the way)
+    int vertexCount;
+    cnVec3 vertices[CN_PLACED_VERTICES];
 } cnPlaced;
 
 static cnPlaced cnPlace( const cnCollisionShape* shape )
@@ -71,6 +77,35 @@ static cnPlaced cnPlace( const cnCollisionShape* shape )
             cnVec3 e = g->ellipsoid.radii;
             cnMat3 d = cnMakeMat3Diagonal( e.x * e.x, e.y * e.y, e.z * e.z );
             s.sigma = cnMulMM( cnMulMM( s.r, d ), cnTranspose( s.r ) );
+            break;
+        }
+        case cn_boxShape:
+        {
+            cnVec3 h = g->box.halfExtents;
+            s.vertexCount = 8;
+            for ( int k = 0; k < 8; ++k )
+            {
+                cnVec3 local =
+                    cnMakeVec3( ( k & 1 ) ? h.x : -h.x, ( k & 2 ) ? h.y : -h.y, ( k & 4 ) ? h.z : -h.z );
+                s.vertices[k] = cnAdd( cnMulMV( s.r, local ), s.p );
+            }
+            break;
+        }
+        case cn_hullShape:
+        {
+            const cnVec3* v =
+                shape->hull != NULL && shape->hull->vertexCount > 0 ? shape->hull->vertices : g->hull.points;
+            int count = shape->hull != NULL && shape->hull->vertexCount > 0
+                            ? shape->hull->vertexCount
+                            : ( v != NULL ? g->hull.pointCount : 0 );
+            if ( count <= CN_PLACED_VERTICES )
+            {
+                s.vertexCount = count;
+                for ( int k = 0; k < count; ++k )
+                {
+                    s.vertices[k] = cnAdd( cnMulMV( s.r, v[k] ), s.p );
+                }
+            }
             break;
         }
         default:
@@ -131,15 +166,8 @@ static double cnPiece( const cnPlaced* s, int k, cnVec3 n, cnVec3* support, cnMa
             x = s->point[k];
             break;
         case cn_boxShape:
-        {
-            cnVec3 h = s->shape->geometry->box.halfExtents;
-            x = cnAdd( s->p, cnAdd( cnScale( ( k & 1 ) ? h.x : -h.x, s->r.cx ),
-                                    cnAdd( cnScale( ( k & 2 ) ? h.y : -h.y, s->r.cy ),
-                                           cnScale( ( k & 4 ) ? h.z : -h.z, s->r.cz ) ) ) );
-            break;
-        }
         case cn_hullShape:
-            x = cnHullVertex( s, k );
+            x = s->vertexCount > 0 ? s->vertices[k] : cnHullVertex( s, k );
             break;
         case cn_ellipsoidShape:
         {
@@ -1129,6 +1157,115 @@ static void cnMultistart( const cnPlaced* a, const cnPlaced* b, const cnVec3* se
     }
 }
 
+static bool cnIsPolyhedralCore( const cnPlaced* s )
+{
+    return s->type == cn_sphereShape || s->type == cn_capsuleShape || s->type == cn_boxShape ||
+           s->type == cn_hullShape;
+}
+
+static void cnSatConsider( const cnPlaced* a, const cnPlaced* b, cnVec3 axis, double* best, cnVec3* bestAxis )
+{
+    cnVec3 n = cnUnitOr( axis, cn_vec3Zero );
+    if ( cnLengthSquared( n ) == 0.0 )
+    {
+        return;
+    }
+    for ( int sense = 0; sense < 2; ++sense )
+    {
+        cnVec3 d = sense == 0 ? n : cnNeg( n );
+        double phi = cnCorePhi( a, b, d );
+        if ( phi > *best )
+        {
+            *best = phi;
+            *bestAxis = d;
+        }
+    }
+}
+
+// the edge directions of a polytope core (box: its axes; hull: its triangles' edges, each once)
+static int cnPolytopeEdges( const cnPlaced* s, cnVec3* edges, int capacity )
+{
+    int count = 0;
+    if ( s->type == cn_boxShape )
+    {
+        edges[count++] = s->r.cx;
+        edges[count++] = s->r.cy;
+        edges[count++] = s->r.cz;
+    }
+    else if ( s->type == cn_hullShape && s->shape->hull != NULL )
+    {
+        const cnHull* h = s->shape->hull;
+        for ( int t = 0; t < h->triangleCount; ++t )
+        {
+            const int* tri = h->triangles + 3 * t;
+            for ( int k = 0; k < 3 && count < capacity; ++k )
+            {
+                int i = tri[k], j = tri[( k + 1 ) % 3];
+                if ( i < j )
+                {
+                    edges[count++] = cnMulMV( s->r, cnSub( h->vertices[j], h->vertices[i] ) );
+                }
+            }
+        }
+    }
+    return count;
+}
+
+// Separating axes for two polyhedral cores (points, segments, boxes, hulls): the faces of the
+// Minkowski difference have the polytopes' face normals and the cross products of a segment with
+// the other's edges, so when the cores overlap the best of these axes is exactly the maximiser of
+// Phi (the minimum translation leaves through a face of the difference). Returns Phi there.
+static double cnPolytopeAxes( const cnPlaced* a, const cnPlaced* b, cnVec3* bestAxis )
+{
+    double best = -HUGE_VAL;
+    *bestAxis = cnMakeVec3( 0, 0, 1 );
+    const cnPlaced* shapes[2] = { a, b };
+    for ( int s = 0; s < 2; ++s )
+    {
+        const cnPlaced* p = shapes[s];
+        if ( p->type == cn_boxShape )
+        {
+            cnSatConsider( a, b, p->r.cx, &best, bestAxis );
+            cnSatConsider( a, b, p->r.cy, &best, bestAxis );
+            cnSatConsider( a, b, p->r.cz, &best, bestAxis );
+        }
+        else if ( p->type == cn_hullShape && p->shape->hull != NULL )
+        {
+            const cnHull* h = p->shape->hull;
+            for ( int t = 0; t < h->triangleCount; ++t )
+            {
+                const int* tri = h->triangles + 3 * t;
+                cnSatConsider( a, b,
+                               cnMulMV( p->r, cnCross( cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ),
+                                                       cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) ) ),
+                               &best, bestAxis );
+            }
+        }
+    }
+    // a segment against the other's edges (and against another segment)
+    for ( int s = 0; s < 2; ++s )
+    {
+        const cnPlaced* segment = shapes[s];
+        const cnPlaced* other = shapes[1 - s];
+        if ( segment->type != cn_capsuleShape )
+        {
+            continue;
+        }
+        cnVec3 d = segment->r.cz;
+        cnVec3 edges[256];
+        int count = cnPolytopeEdges( other, edges, 256 );
+        if ( other->type == cn_capsuleShape )
+        {
+            edges[count++] = other->r.cz;
+        }
+        for ( int k = 0; k < count; ++k )
+        {
+            cnSatConsider( a, b, cnCross( d, edges[k] ), &best, bestAxis );
+        }
+    }
+    return best;
+}
+
 // Convex pair (no plane, no torus): the deepest point of the cores, as a contact of the shapes.
 static void cnConvexSmoothQuery( const cnPlaced* a, const cnPlaced* b, const cnSmoothContact* warm,
                                  int warmCount, cnSmoothContact* out )
@@ -1141,7 +1278,29 @@ static void cnConvexSmoothQuery( const cnPlaced* a, const cnPlaced* b, const cnS
     cnVec3 centreSeed = cnUnitOr( centres, cnMakeVec3( 0, 0, 1 ) );
     bool done = false;
 
-    if ( warm != NULL && warmCount > 0 )
+    if ( cnIsPolyhedralCore( a ) && cnIsPolyhedralCore( b ) )
+    {
+        // Polytope cores (a capsule against a box or a hull): the separating axes are exact when
+        // the cores overlap, and when they are apart their best axis already has Phi > 0, from
+        // which Newton reaches the unique maximum. Newton also places the points (ties on faces
+        // and edges are weighted by its multipliers).
+        if ( warm != NULL && warmCount > 0 )
+        {
+            // warm: Newton from the last normal; apart, its answer is the unique maximum
+            cn_smoothStats.warmStarts += 1;
+            cnConsider( &answer, cnMinimaxNewton( a, b, cnParamsNormal( a, warm[0].paramA ) ) );
+            done = answer.best.phi > tie;
+            cn_smoothStats.warmFallbacks += done ? 0 : 1;
+        }
+        if ( !done )
+        {
+            cnVec3 axis;
+            cnPolytopeAxes( a, b, &axis );
+            cnConsider( &answer, cnMinimaxNewton( a, b, axis ) );
+            done = true;
+        }
+    }
+    if ( !done && warm != NULL && warmCount > 0 )
     {
         // warm: Newton from the last answer's normal as it sits on A now, then (overlapping) a
         // check against cheap probes
