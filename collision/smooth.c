@@ -29,6 +29,19 @@ _Thread_local cnSmoothStats cn_smoothStats;
 // constant and leaves the maximiser alone: the convex queries work on the cores and put the radii
 // back at the end.
 
+// unit vector along v, scaled first so that tiny or huge components do not under- or overflow;
+// `fallback` for a zero or non-finite v
+static cnVec3 cnUnitOr( cnVec3 v, cnVec3 fallback )
+{
+    double m = fmax( fabs( v.x ), fmax( fabs( v.y ), fabs( v.z ) ) );
+    if ( !( m > 0.0 ) || !isfinite( m ) )
+    {
+        return fallback;
+    }
+    cnVec3 s = cnScale( 1.0 / m, v );
+    return cnScale( 1.0 / cnLength( s ), s );
+}
+
 #define CN_PLACED_VERTICES 128
 
 typedef struct cnPlaced
@@ -45,6 +58,10 @@ typedef struct cnPlaced
     // (else vertexCount is 0 and they are placed on the way)
     int vertexCount;
     cnVec3 vertices[CN_PLACED_VERTICES];
+    // hull: its triangles' planes in the world (unit normal, offset), cached on the same terms
+    int planeCount;
+    cnVec3 planeNormals[2 * CN_PLACED_VERTICES];
+    double planeOffsets[2 * CN_PLACED_VERTICES];
 } cnPlaced;
 
 static cnPlaced cnPlace( const cnCollisionShape* shape )
@@ -104,6 +121,25 @@ static cnPlaced cnPlace( const cnCollisionShape* shape )
                 for ( int k = 0; k < count; ++k )
                 {
                     s.vertices[k] = cnAdd( cnMulMV( s.r, v[k] ), s.p );
+                }
+            }
+            const cnHull* h = shape->hull;
+            if ( h != NULL && h->triangleCount <= 2 * CN_PLACED_VERTICES )
+            {
+                for ( int t = 0; t < h->triangleCount; ++t )
+                {
+                    const int* tri = h->triangles + 3 * t;
+                    cnVec3 normal = cnUnitOr(
+                        cnMulMV( s.r, cnCross( cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ),
+                                               cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) ) ),
+                        cn_vec3Zero );
+                    if ( cnLengthSquared( normal ) > 0.0 )
+                    {
+                        s.planeNormals[s.planeCount] = normal;
+                        s.planeOffsets[s.planeCount] =
+                            cnDot( normal, cnAdd( cnMulMV( s.r, h->vertices[tri[0]] ), s.p ) );
+                        s.planeCount += 1;
+                    }
                 }
             }
             break;
@@ -290,17 +326,6 @@ static cnVec3 cnAnyPerpendicular( cnVec3 v )
                       ? cnMakeVec3( 1, 0, 0 )
                       : ( fabs( v.y ) <= fabs( v.z ) ? cnMakeVec3( 0, 1, 0 ) : cnMakeVec3( 0, 0, 1 ) );
     return cnNormalize( cnCross( v, axis ) );
-}
-
-static cnVec3 cnUnitOr( cnVec3 v, cnVec3 fallback )
-{
-    double m = fmax( fabs( v.x ), fmax( fabs( v.y ), fabs( v.z ) ) );
-    if ( !( m > 0.0 ) || !isfinite( m ) )
-    {
-        return fallback;
-    }
-    cnVec3 s = cnScale( 1.0 / m, v );
-    return cnScale( 1.0 / cnLength( s ), s );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1543,7 +1568,16 @@ static double cnPointHull( const cnPlaced* s, cnVec3 p, cnVec3* nearest, cnVec3*
     const cnHull* h = s->shape->hull;
     double best = -HUGE_VAL;
     cnVec3 bestNormal = cnMakeVec3( 0, 0, 1 );
-    if ( h != NULL )
+    for ( int t = 0; t < s->planeCount; ++t )
+    {
+        double d = cnDot( s->planeNormals[t], p ) - s->planeOffsets[t];
+        if ( d > best )
+        {
+            best = d;
+            bestNormal = s->planeNormals[t];
+        }
+    }
+    if ( h != NULL && s->planeCount == 0 )
     {
         for ( int t = 0; t < h->triangleCount; ++t )
         {
