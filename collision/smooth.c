@@ -64,47 +64,49 @@ typedef struct cnPlaced
     double planeOffsets[2 * CN_PLACED_VERTICES];
 } cnPlaced;
 
-static cnPlaced cnPlace( const cnCollisionShape* shape )
+// Fills `out` (only the header is cleared: the vertex and plane caches are written as far as they
+// are used)
+static void cnPlace( const cnCollisionShape* shape, cnPlaced* out )
 {
-    cnPlaced s;
-    memset( &s, 0, sizeof( s ) );
-    s.shape = shape;
-    s.type = shape->geometry->type;
-    s.r = cnMat3FromQuat( cnNormalizeQuat( shape->transform.q ) );
-    s.p = shape->transform.p;
-    s.size = cnLocalBoundingRadius( shape->geometry, shape->hull ) +
-             cnLength( cnLocalCenter( shape->geometry, shape->hull ) );
+    memset( out, 0, offsetof( cnPlaced, vertices ) );
+    out->planeCount = 0;
+    out->shape = shape;
+    out->type = shape->geometry->type;
+    out->r = cnMat3FromQuat( cnNormalizeQuat( shape->transform.q ) );
+    out->p = shape->transform.p;
+    out->size = cnLocalBoundingRadius( shape->geometry, shape->hull ) +
+                cnLength( cnLocalCenter( shape->geometry, shape->hull ) );
     const cnGeometry* g = shape->geometry;
-    switch ( s.type )
+    switch ( out->type )
     {
         case cn_sphereShape:
-            s.radius = g->sphere.radius;
-            s.point[0] = s.p;
+            out->radius = g->sphere.radius;
+            out->point[0] = out->p;
             break;
         case cn_capsuleShape:
-            s.radius = g->capsule.radius;
-            s.point[0] = cnMulAdd( s.p, -g->capsule.halfLength, s.r.cz );
-            s.point[1] = cnMulAdd( s.p, g->capsule.halfLength, s.r.cz );
+            out->radius = g->capsule.radius;
+            out->point[0] = cnMulAdd( out->p, -g->capsule.halfLength, out->r.cz );
+            out->point[1] = cnMulAdd( out->p, g->capsule.halfLength, out->r.cz );
             break;
         case cn_torusShape:
-            s.radius = g->torus.minorRadius;
+            out->radius = g->torus.minorRadius;
             break;
         case cn_ellipsoidShape:
         {
             cnVec3 e = g->ellipsoid.radii;
             cnMat3 d = cnMakeMat3Diagonal( e.x * e.x, e.y * e.y, e.z * e.z );
-            s.sigma = cnMulMM( cnMulMM( s.r, d ), cnTranspose( s.r ) );
+            out->sigma = cnMulMM( cnMulMM( out->r, d ), cnTranspose( out->r ) );
             break;
         }
         case cn_boxShape:
         {
             cnVec3 h = g->box.halfExtents;
-            s.vertexCount = 8;
+            out->vertexCount = 8;
             for ( int k = 0; k < 8; ++k )
             {
                 cnVec3 local =
                     cnMakeVec3( ( k & 1 ) ? h.x : -h.x, ( k & 2 ) ? h.y : -h.y, ( k & 4 ) ? h.z : -h.z );
-                s.vertices[k] = cnAdd( cnMulMV( s.r, local ), s.p );
+                out->vertices[k] = cnAdd( cnMulMV( out->r, local ), out->p );
             }
             break;
         }
@@ -117,10 +119,10 @@ static cnPlaced cnPlace( const cnCollisionShape* shape )
                             : ( v != NULL ? g->hull.pointCount : 0 );
             if ( count <= CN_PLACED_VERTICES )
             {
-                s.vertexCount = count;
+                out->vertexCount = count;
                 for ( int k = 0; k < count; ++k )
                 {
-                    s.vertices[k] = cnAdd( cnMulMV( s.r, v[k] ), s.p );
+                    out->vertices[k] = cnAdd( cnMulMV( out->r, v[k] ), out->p );
                 }
             }
             const cnHull* h = shape->hull;
@@ -130,15 +132,15 @@ static cnPlaced cnPlace( const cnCollisionShape* shape )
                 {
                     const int* tri = h->triangles + 3 * t;
                     cnVec3 normal = cnUnitOr(
-                        cnMulMV( s.r, cnCross( cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ),
-                                               cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) ) ),
+                        cnMulMV( out->r, cnCross( cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ),
+                                                  cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) ) ),
                         cn_vec3Zero );
                     if ( cnLengthSquared( normal ) > 0.0 )
                     {
-                        s.planeNormals[s.planeCount] = normal;
-                        s.planeOffsets[s.planeCount] =
-                            cnDot( normal, cnAdd( cnMulMV( s.r, h->vertices[tri[0]] ), s.p ) );
-                        s.planeCount += 1;
+                        out->planeNormals[out->planeCount] = normal;
+                        out->planeOffsets[out->planeCount] =
+                            cnDot( normal, cnAdd( cnMulMV( out->r, h->vertices[tri[0]] ), out->p ) );
+                        out->planeCount += 1;
                     }
                 }
             }
@@ -147,7 +149,6 @@ static cnPlaced cnPlace( const cnCollisionShape* shape )
         default:
             break;
     }
-    return s;
 }
 
 static cnVec3 cnHullVertex( const cnPlaced* s, int k )
@@ -1766,7 +1767,8 @@ static double cnPointDistancePlaced( const cnPlaced* s, cnVec3 p, cnVec3* neares
 
 double cnPointSignedDistance( const cnCollisionShape* shape, cnVec3 p, cnVec3* closest, cnVec3* normal )
 {
-    cnPlaced s = cnPlace( shape );
+    cnPlaced s;
+    cnPlace( shape, &s );
     return cnPointDistancePlaced( &s, p, closest, normal );
 }
 
@@ -2261,8 +2263,9 @@ int cnSmoothQuery( const cnCollisionShape* a, const cnCollisionShape* b, double 
     }
     warmCount =
         warm != NULL ? ( warmCount < CN_MAX_SMOOTH_CONTACTS ? warmCount : CN_MAX_SMOOTH_CONTACTS ) : 0;
-    cnPlaced pa = cnPlace( a );
-    cnPlaced pb = cnPlace( b );
+    cnPlaced pa, pb;
+    cnPlace( a, &pa );
+    cnPlace( b, &pb );
 
     // tori: the torus scans its ring (both tori: A's ring against B)
     if ( pa.type == cn_torusShape || pb.type == cn_torusShape )
