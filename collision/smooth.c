@@ -463,7 +463,6 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double raw[3], 
 {
     double bestObjective = HUGE_VAL;
     bool found = false;
-    int subset[3];
     // every active set of 1, 2 or 3 candidates; when none is consistent (an indefinite raw model
     // on a face, where several pieces tie), again with the positive definite model everywhere,
     // a convex program that has a solution
@@ -537,7 +536,6 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double raw[3], 
                     for ( int k = 0; k < size; ++k )
                     {
                         mu[idx[k]] = fmax( 0.0, x[3 + k] );
-                        subset[k] = idx[k];
                     }
                 }
             }
@@ -558,7 +556,6 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double raw[3], 
             }
         }
     }
-    (void)subset;
     return found;
 }
 
@@ -1462,9 +1459,9 @@ static double cnPointEllipsoid( cnVec3 radii, cnVec3 x, cnVec3* nearest, cnVec3*
     }
     if ( degenerate && f0 <= 0.0 )
     {
-        // y_i = e_i^2 p_i / gap_i off the smallest axes; those share what is left of the norm
+        // y_i = e_i^2 p_i / gap_i off the smallest axes; the first smallest axis takes what is left
+        // of the norm (p lies in their plane, so either side of it is as near)
         double rest = 1.0;
-        double groupNorm = 0.0;
         for ( int i = 0; i < 3; ++i )
         {
             if ( gap[i] > 1e-14 * ek2 )
@@ -1487,7 +1484,6 @@ static double cnPointEllipsoid( cnVec3 radii, cnVec3 x, cnVec3* nearest, cnVec3*
                 first = false;
             }
         }
-        (void)groupNorm;
     }
     else
     {
@@ -2193,16 +2189,10 @@ static cnSmoothContact cnFlipContact( cnSmoothContact c )
 // a convex shape (A) against a plane (B): the support of A along the plane's inward normal
 static void cnPlaneQuery( const cnPlaced* a, const cnPlaced* plane, cnSmoothContact* out )
 {
-    cnVec3 m;
-    cnVec3 dummy;
-    double offset;
-    {
-        // the plane in the world: dot(m, x) <= offset
-        cnVec3 onPlane;
-        double d0 = cnPointDistancePlaced( plane, plane->p, &onPlane, &m );
-        (void)d0;
-        offset = cnDot( m, onPlane );
-    }
+    // the plane in the world, dot(m, x) <= offset: the foot of its origin and its normal there
+    cnVec3 m, onPlane;
+    cnPointDistancePlaced( plane, plane->p, &onPlane, &m );
+    double offset = cnDot( m, onPlane );
     cnVec3 n = cnNeg( m );
     cnVec3 sa = cnWorldSupport( a->shape, n ); // includes the swept radius
     out->normal = n;
@@ -2211,7 +2201,6 @@ static void cnPlaneQuery( const cnPlaced* a, const cnPlaced* plane, cnSmoothCont
     out->pointB = cnMulAdd( sa, -out->separation, m );
     out->paramA = cnNormalParams( a, n );
     memset( &out->paramB, 0, sizeof( out->paramB ) );
-    (void)dummy;
 }
 
 // capsule or sphere cores against each other: the closest points of the segments, exact while the
@@ -2294,10 +2283,8 @@ int cnSmoothQuery( const cnCollisionShape* a, const cnCollisionShape* b, double 
     {
         return 1;
     }
-    cnSmoothContact flippedWarm;
     const cnSmoothContact* w = warmCount > 0 ? warm : NULL;
     cnConvexSmoothQuery( &pa, &pb, w, w != NULL ? 1 : 0, contacts );
-    (void)flippedWarm;
     return 1;
 }
 

@@ -15,13 +15,18 @@
 //   a box or hull: its vertices), so Phi is the minimum of smooth pieces and its maximum is found
 //   by a sequential-quadratic (minimax) Newton method on the sphere with analytic gradients and
 //   Hessians, which converges quadratically also where two or three pieces tie (an ellipsoid
-//   against a box edge or face). Capsule pairs with a closed form (capsule-sphere, -capsule, -box,
-//   -plane) and ellipsoid-plane use it.
+//   against a box edge or face). A cylinder's cap (the cone point of its rims) has an exact
+//   optimality test and a step of its own. Where both cores are polytopes (a capsule's segment
+//   against a box or hull), the separating axes (face normals, segment x edge) give the exact
+//   answer when the cores overlap. Capsule-sphere and capsule-capsule take the segments' closest
+//   points, and a plane the support point along its normal.
 // - Pairs with a torus: a torus is the set of points within its minor radius of its core circle,
 //   so its separation from a shape is the signed distance from the core circle to the shape minus
 //   the minor radius, a function of one angle around the ring. Every local minimum of it is a
-//   contact (linked rings touch in up to two places); where the minimum is flat (a ring lying on a
-//   plane or a face) the contacts span the touching arc.
+//   contact (linked rings touch in up to two places); where the separation stays within the margin
+//   along a stretch (a ring lying on a plane or a face) further points spread along it. Where the
+//   core passes inside the shape (deeper than the tube), a minimum can sit on a crease of the signed
+//   distance; the normal there is the shape's.
 //
 // Conventions: the normal is a unit vector from A towards B; pointA lies on A's surface and
 // pointB on B's; separation = dot(pointB - pointA, normal), negative when overlapping; the
