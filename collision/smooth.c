@@ -402,50 +402,102 @@ static double cnQuadForm( const cnMat3* h, cnVec3 a, cnVec3 b )
     return cnDot( a, cnMulMV( *h, b ) );
 }
 
-// Solve the dense system m x = rhs (size <= 6) by Gaussian elimination with partial pivoting.
-static bool cnSolveSmall( double m[6][7], int size, double* x )
+// The KKT point of the quadratic program with the pairs idx[0..size) active (size 1 to 3), in
+// closed form: x = (xi0, xi1, t, mu_0 .. mu_{size-1}) with
+//     W xi + sum mu_k G_k = 0,   sum mu_k = 1,   f_k + G_k . xi = t for the active k.
+// One pair: Newton, xi = -W^-1 G. Two: xi on the tie line d . xi = c (d = G_0 - G_1,
+// c = f_1 - f_0), where stationarity along the line fixes it and across it gives mu_0. Three: the two
+// ties fix xi, then the multipliers solve a 3 x 3 system. false when the system is singular.
+static bool cnSolveActiveSet( const cnPairPiece* pairs, const int* idx, int size, const double w[3],
+                              double* x )
 {
-    for ( int c = 0; c < size; ++c )
+    const cnPairPiece* p0 = pairs + idx[0];
+    if ( size == 3 )
     {
-        int pivot = c;
-        for ( int r = c + 1; r < size; ++r )
-        {
-            if ( fabs( m[r][c] ) > fabs( m[pivot][c] ) )
-            {
-                pivot = r;
-            }
-        }
-        if ( !( fabs( m[pivot][c] ) > 1e-300 ) )
+        const cnPairPiece* p1 = pairs + idx[1];
+        const cnPairPiece* p2 = pairs + idx[2];
+        double a00 = p0->g[0] - p1->g[0], a01 = p0->g[1] - p1->g[1], b0 = p1->f - p0->f;
+        double a10 = p0->g[0] - p2->g[0], a11 = p0->g[1] - p2->g[1], b1 = p2->f - p0->f;
+        double det = a00 * a11 - a01 * a10;
+        if ( !( fabs( det ) > 0.0 ) )
         {
             return false;
         }
-        if ( pivot != c )
+        x[0] = ( b0 * a11 - a01 * b1 ) / det;
+        x[1] = ( a00 * b1 - b0 * a10 ) / det;
+        x[2] = p0->f + p0->g[0] * x[0] + p0->g[1] * x[1];
+        // [G_0 G_1 G_2; 1 1 1] mu = (-W xi, 1), by Cramer's rule
+        double r0 = -( w[0] * x[0] + w[1] * x[1] ), r1 = -( w[1] * x[0] + w[2] * x[1] );
+        double m[3][3] = {
+            { p0->g[0], p1->g[0], p2->g[0] }, { p0->g[1], p1->g[1], p2->g[1] }, { 1.0, 1.0, 1.0 } };
+        double rhs[3] = { r0, r1, 1.0 };
+        double d3 = m[0][0] * ( m[1][1] * m[2][2] - m[1][2] * m[2][1] ) -
+                    m[0][1] * ( m[1][0] * m[2][2] - m[1][2] * m[2][0] ) +
+                    m[0][2] * ( m[1][0] * m[2][1] - m[1][1] * m[2][0] );
+        if ( !( fabs( d3 ) > 0.0 ) )
         {
-            for ( int k = 0; k <= size; ++k )
-            {
-                double t = m[c][k];
-                m[c][k] = m[pivot][k];
-                m[pivot][k] = t;
-            }
+            return false;
         }
-        for ( int r = c + 1; r < size; ++r )
+        for ( int c = 0; c < 3; ++c )
         {
-            double f = m[r][c] / m[c][c];
-            for ( int k = c; k <= size; ++k )
+            double n[3][3];
+            for ( int r = 0; r < 3; ++r )
             {
-                m[r][k] -= f * m[c][k];
+                for ( int k = 0; k < 3; ++k )
+                {
+                    n[r][k] = k == c ? rhs[r] : m[r][k];
+                }
             }
+            double dc = n[0][0] * ( n[1][1] * n[2][2] - n[1][2] * n[2][1] ) -
+                        n[0][1] * ( n[1][0] * n[2][2] - n[1][2] * n[2][0] ) +
+                        n[0][2] * ( n[1][0] * n[2][1] - n[1][1] * n[2][0] );
+            x[3 + c] = dc / d3;
         }
     }
-    for ( int c = size - 1; c >= 0; --c )
+    else if ( size == 2 )
     {
-        double s = m[c][size];
-        for ( int k = c + 1; k < size; ++k )
+        // xi = xi0 + s z on the tie line, z normal to d; the z part of stationarity gives s, the d
+        // part the multiplier (only the curvature along z must not vanish)
+        const cnPairPiece* p1 = pairs + idx[1];
+        double d[2] = { p0->g[0] - p1->g[0], p0->g[1] - p1->g[1] };
+        double dd = d[0] * d[0] + d[1] * d[1];
+        if ( !( dd > 0.0 ) )
         {
-            s -= m[c][k] * x[k];
+            return false;
         }
-        x[c] = s / m[c][c];
-        if ( !isfinite( x[c] ) )
+        double c = p1->f - p0->f;
+        double base[2] = { c * d[0] / dd, c * d[1] / dd };
+        double z[2] = { -d[1], d[0] };
+        double wz[2] = { w[0] * z[0] + w[1] * z[1], w[1] * z[0] + w[2] * z[1] };
+        double zwz = z[0] * wz[0] + z[1] * wz[1];
+        if ( !( fabs( zwz ) > 0.0 ) )
+        {
+            return false;
+        }
+        double step = -( wz[0] * base[0] + wz[1] * base[1] + z[0] * p1->g[0] + z[1] * p1->g[1] ) / zwz;
+        x[0] = base[0] + step * z[0];
+        x[1] = base[1] + step * z[1];
+        double r0 = w[0] * x[0] + w[1] * x[1] + p1->g[0], r1 = w[1] * x[0] + w[2] * x[1] + p1->g[1];
+        double mu0 = -( d[0] * r0 + d[1] * r1 ) / dd;
+        x[2] = p0->f + p0->g[0] * x[0] + p0->g[1] * x[1];
+        x[3] = mu0;
+        x[4] = 1.0 - mu0;
+    }
+    else
+    {
+        double det = w[0] * w[2] - w[1] * w[1];
+        if ( !( fabs( det ) > 0.0 ) )
+        {
+            return false;
+        }
+        x[0] = -( w[2] * p0->g[0] - w[1] * p0->g[1] ) / det;
+        x[1] = -( w[0] * p0->g[1] - w[1] * p0->g[0] ) / det;
+        x[2] = p0->f + p0->g[0] * x[0] + p0->g[1] * x[1];
+        x[3] = 1.0;
+    }
+    for ( int k = 0; k < 3 + size; ++k )
+    {
+        if ( !isfinite( x[k] ) )
         {
             return false;
         }
@@ -480,7 +532,6 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double raw[3], 
         for ( ;; )
         {
             // unknowns: xi0, xi1, t, mu_0..mu_{size-1}
-            int n = 3 + size;
             const double* w = size == 1 || pass == 1 ? shifted : raw;
             if ( size == 2 && pass == 0 )
             {
@@ -490,26 +541,8 @@ static bool cnQpStep( const cnPairPiece* pairs, int count, const double raw[3], 
                 double curvature = raw[0] * dy * dy - 2.0 * raw[1] * dx * dy + raw[2] * dx * dx;
                 w = curvature > curvatureFloor * ( dx * dx + dy * dy ) ? raw : shifted;
             }
-            double m[6][7];
-            memset( m, 0, sizeof( m ) );
-            m[0][0] = w[0];
-            m[0][1] = w[1];
-            m[1][0] = w[1];
-            m[1][1] = w[2];
-            for ( int k = 0; k < size; ++k )
-            {
-                const cnPairPiece* p = pairs + idx[k];
-                m[0][3 + k] = p->g[0];
-                m[1][3 + k] = p->g[1];
-                m[2][3 + k] = 1.0;
-                m[3 + k][0] = p->g[0];
-                m[3 + k][1] = p->g[1];
-                m[3 + k][2] = -1.0;
-                m[3 + k][n] = -p->f;
-            }
-            m[2][n] = 1.0;
             double x[6];
-            if ( cnSolveSmall( m, n, x ) )
+            if ( cnSolveActiveSet( pairs, idx, size, w, x ) )
             {
                 bool ok = true;
                 for ( int k = 0; k < size && ok; ++k )
