@@ -18,17 +18,10 @@ _Thread_local cnConvexStats cn_convexStats;
 // ---------------------------------------------------------------------------------------------
 // Support functions
 
-// Unit vector along d, scaled first so that huge or tiny components neither overflow nor
-// underflow. Zero or non-finite d gives +x.
+// Unit vector along d; zero or non-finite d gives +x.
 static cnVec3 cnSafeDirection( cnVec3 d )
 {
-    double m = fmax( fabs( d.x ), fmax( fabs( d.y ), fabs( d.z ) ) );
-    if ( !( m > 0.0 ) || !cnIsFiniteVec3( d ) )
-    {
-        return cnMakeVec3( 1.0, 0.0, 0.0 );
-    }
-    cnVec3 s = cnScale( 1.0 / m, d );
-    return cnScale( 1.0 / cnLength( s ), s );
+    return cnNormalizeOr( d, cnMakeVec3( 1.0, 0.0, 0.0 ) );
 }
 
 static void cnHullVertices( const cnGeometry* geometry, const cnHull* hull, const cnVec3** vertices,

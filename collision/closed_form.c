@@ -87,16 +87,6 @@ static double cnSignOf( double value )
     return value < 0.0 ? -1.0 : 1.0;
 }
 
-// a unit vector perpendicular to the unit vector `v`: crossed with the world axis it is least
-// aligned with, so the choice is deterministic and well conditioned
-static cnVec3 cnPerpendicular( cnVec3 v )
-{
-    double ax = fabs( v.x ), ay = fabs( v.y ), az = fabs( v.z );
-    cnVec3 axis = ax <= ay && ax <= az ? cnUnitAxis( 0 ) : ( ay <= az ? cnUnitAxis( 1 ) : cnUnitAxis( 2 ) );
-    cnVec3 p = cnNormalize( cnCross( v, axis ) );
-    return cnLengthSquared( p ) > 0.0 ? p : cnUnitAxis( 0 );
-}
-
 // ---------------------------------------------------------------------------------------------
 // manifold output
 

@@ -29,19 +29,6 @@ _Thread_local cnSmoothStats cn_smoothStats;
 // constant and leaves the maximiser alone: the convex queries work on the cores and put the radii
 // back at the end.
 
-// unit vector along v, scaled first so that tiny or huge components do not under- or overflow;
-// `fallback` for a zero or non-finite v
-static cnVec3 cnUnitOr( cnVec3 v, cnVec3 fallback )
-{
-    double m = fmax( fabs( v.x ), fmax( fabs( v.y ), fabs( v.z ) ) );
-    if ( !( m > 0.0 ) || !isfinite( m ) )
-    {
-        return fallback;
-    }
-    cnVec3 s = cnScale( 1.0 / m, v );
-    return cnScale( 1.0 / cnLength( s ), s );
-}
-
 #define CN_PLACED_VERTICES 128
 
 typedef struct cnPlaced
@@ -131,7 +118,7 @@ static void cnPlace( const cnCollisionShape* shape, cnPlaced* out )
                 for ( int t = 0; t < h->triangleCount; ++t )
                 {
                     const int* tri = h->triangles + 3 * t;
-                    cnVec3 normal = cnUnitOr(
+                    cnVec3 normal = cnNormalizeOr(
                         cnMulMV( out->r, cnCross( cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ),
                                                   cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) ) ),
                         cn_vec3Zero );
@@ -321,14 +308,6 @@ static cnVec3 cnParamsNormal( const cnPlaced* s, cnSurfaceParams q )
     return cnMulMV( s->r, l );
 }
 
-static cnVec3 cnAnyPerpendicular( cnVec3 v )
-{
-    cnVec3 axis = fabs( v.x ) <= fabs( v.y ) && fabs( v.x ) <= fabs( v.z )
-                      ? cnMakeVec3( 1, 0, 0 )
-                      : ( fabs( v.y ) <= fabs( v.z ) ? cnMakeVec3( 0, 1, 0 ) : cnMakeVec3( 0, 0, 1 ) );
-    return cnNormalize( cnCross( v, axis ) );
-}
-
 // ---------------------------------------------------------------------------------------------
 // 2. The minimax Newton method
 //
@@ -359,17 +338,13 @@ typedef struct cnPairPiece
 // the `limit` pieces of s with the largest support along n, within `window` of the largest
 static int cnTopPieces( const cnPlaced* s, cnVec3 n, double window, int* out, double* values, int limit )
 {
+    // one pass: the `limit` largest, sorted; then those below the largest less the window go
     int count = cnPieceCount( s );
     int kept = 0;
-    double best = cnCoreSupport( s, n, NULL, NULL );
     for ( int k = 0; k < count; ++k )
     {
         cnVec3 x;
         double h = cnPiece( s, k, n, &x, NULL );
-        if ( h < best - window )
-        {
-            continue;
-        }
         // insertion into a short sorted list
         int at = kept < limit ? kept : limit;
         while ( at > 0 && values[at - 1] < h )
@@ -388,12 +363,16 @@ static int cnTopPieces( const cnPlaced* s, cnVec3 n, double window, int* out, do
             kept = kept < limit ? kept + 1 : limit;
         }
     }
+    while ( kept > 1 && values[kept - 1] < values[0] - window )
+    {
+        kept -= 1;
+    }
     return kept;
 }
 
 static void cnTangentBasis( cnVec3 n, cnVec3* t1, cnVec3* t2 )
 {
-    *t1 = cnAnyPerpendicular( n );
+    *t1 = cnPerpendicular( n );
     *t2 = cnCross( n, *t1 );
 }
 
@@ -851,7 +830,7 @@ typedef struct cnNewtonResult
 static cnNewtonResult cnMinimaxNewton( const cnPlaced* a, const cnPlaced* b, cnVec3 start )
 {
     cnNewtonResult result;
-    cnVec3 n = cnUnitOr( start, cnMakeVec3( 0, 0, 1 ) );
+    cnVec3 n = cnNormalizeOr( start, cnMakeVec3( 0, 0, 1 ) );
     double scale = a->size + b->size + 1e-300;
     double coordinates = cnLength( a->p ) + cnLength( b->p );
     double tolerance = 1e-15 * ( scale + coordinates );
@@ -1135,7 +1114,7 @@ static bool cnHullFaceSeed( const cnPlaced* a, const cnPlaced* b, const cnPlaced
         const int* tri = h->triangles + 3 * t;
         cnVec3 normal = cnCross( cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ),
                                  cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) );
-        cnVec3 n = cnUnitOr( cnMulMV( hull->r, normal ), cn_vec3Zero );
+        cnVec3 n = cnNormalizeOr( cnMulMV( hull->r, normal ), cn_vec3Zero );
         if ( cnLengthSquared( n ) == 0.0 )
         {
             continue;
@@ -1221,7 +1200,7 @@ static bool cnIsPolyhedralCore( const cnPlaced* s )
 
 static void cnSatConsider( const cnPlaced* a, const cnPlaced* b, cnVec3 axis, double* best, cnVec3* bestAxis )
 {
-    cnVec3 n = cnUnitOr( axis, cn_vec3Zero );
+    cnVec3 n = cnNormalizeOr( axis, cn_vec3Zero );
     if ( cnLengthSquared( n ) == 0.0 )
     {
         return;
@@ -1331,7 +1310,7 @@ static void cnConvexSmoothQuery( const cnPlaced* a, const cnPlaced* b, const cnS
     double scale = a->size + b->size;
     double tie = 1e-12 * ( scale + cnLength( a->p ) + cnLength( b->p ) );
     cnVec3 centres = cnSub( b->p, a->p );
-    cnVec3 centreSeed = cnUnitOr( centres, cnMakeVec3( 0, 0, 1 ) );
+    cnVec3 centreSeed = cnNormalizeOr( centres, cnMakeVec3( 0, 0, 1 ) );
     bool done = false;
 
     if ( cnIsPolyhedralCore( a ) && cnIsPolyhedralCore( b ) )
@@ -1582,7 +1561,7 @@ static double cnPointEllipsoid( cnVec3 radii, cnVec3 x, cnVec3* nearest, cnVec3*
     }
     cnVec3 near = cnMakeVec3( y[0], y[1], y[2] );
     cnVec3 grad = cnMakeVec3( y[0] / ( e[0] * e[0] ), y[1] / ( e[1] * e[1] ), y[2] / ( e[2] * e[2] ) );
-    cnVec3 normal = cnUnitOr( grad, cnMakeVec3( 1, 0, 0 ) );
+    cnVec3 normal = cnNormalizeOr( grad, cnMakeVec3( 1, 0, 0 ) );
     double inside = ( p[0] / e[0] ) * ( p[0] / e[0] ) + ( p[1] / e[1] ) * ( p[1] / e[1] ) +
                     ( p[2] / e[2] ) * ( p[2] / e[2] );
     double distance = cnLength( cnSub( x, near ) );
@@ -1615,7 +1594,7 @@ static double cnPointHull( const cnPlaced* s, cnVec3 p, cnVec3* nearest, cnVec3*
             cnVec3 v0 = cnAdd( cnMulMV( s->r, h->vertices[tri[0]] ), s->p );
             cnVec3 normal = cnCross( cnMulMV( s->r, cnSub( h->vertices[tri[1]], h->vertices[tri[0]] ) ),
                                      cnMulMV( s->r, cnSub( h->vertices[tri[2]], h->vertices[tri[0]] ) ) );
-            normal = cnUnitOr( normal, cn_vec3Zero );
+            normal = cnNormalizeOr( normal, cn_vec3Zero );
             if ( cnLengthSquared( normal ) == 0.0 )
             {
                 continue;
@@ -1643,7 +1622,7 @@ static double cnPointHull( const cnPlaced* s, cnVec3 p, cnVec3* nearest, cnVec3*
     *nearest = r.pointA;
     cnVec3 d = cnSub( p, r.pointA );
     double distance = cnLength( d );
-    *outward = cnUnitOr( d, bestNormal );
+    *outward = cnNormalizeOr( d, bestNormal );
     return distance;
 }
 
@@ -1659,7 +1638,7 @@ static double cnPointDistancePlaced( const cnPlaced* s, cnVec3 p, cnVec3* neares
         case cn_sphereShape:
         {
             double length = cnLength( x );
-            n = cnUnitOr( x, cnMakeVec3( 0, 0, 1 ) );
+            n = cnNormalizeOr( x, cnMakeVec3( 0, 0, 1 ) );
             q = cnScale( g->sphere.radius, n );
             d = length - g->sphere.radius;
             break;
@@ -1669,7 +1648,7 @@ static double cnPointDistancePlaced( const cnPlaced* s, cnVec3 p, cnVec3* neares
             double l = g->capsule.halfLength;
             cnVec3 c = cnMakeVec3( 0, 0, fmax( -l, fmin( l, x.z ) ) );
             cnVec3 w = cnSub( x, c );
-            n = cnUnitOr( w, cnMakeVec3( 1, 0, 0 ) );
+            n = cnNormalizeOr( w, cnMakeVec3( 1, 0, 0 ) );
             q = cnMulAdd( c, g->capsule.radius, n );
             d = cnLength( w ) - g->capsule.radius;
             break;
@@ -1690,7 +1669,7 @@ static double cnPointDistancePlaced( const cnPlaced* s, cnVec3 p, cnVec3* neares
                 q = cnMakeVec3( c[0], c[1], c[2] );
                 cnVec3 w = cnSub( x, q );
                 d = cnLength( w );
-                n = cnUnitOr( w, cnMakeVec3( 1, 0, 0 ) );
+                n = cnNormalizeOr( w, cnMakeVec3( 1, 0, 0 ) );
             }
             else
             {
@@ -1737,7 +1716,7 @@ static double cnPointDistancePlaced( const cnPlaced* s, cnVec3 p, cnVec3* neares
                 q = cnMakeVec3( qr * radial.x, qr * radial.y, fmax( -l, fmin( l, x.z ) ) );
                 cnVec3 w = cnSub( x, q );
                 d = cnLength( w );
-                n = cnUnitOr( w, radial );
+                n = cnNormalizeOr( w, radial );
             }
             break;
         }
@@ -1751,7 +1730,7 @@ static double cnPointDistancePlaced( const cnPlaced* s, cnVec3 p, cnVec3* neares
             cnVec3 radial = rho > 0.0 ? cnMakeVec3( x.x / rho, x.y / rho, 0.0 ) : cnMakeVec3( 1, 0, 0 );
             cnVec3 core = cnScale( big, radial );
             cnVec3 w = cnSub( x, core );
-            n = cnUnitOr( w, radial );
+            n = cnNormalizeOr( w, radial );
             q = cnMulAdd( core, small, n );
             d = cnLength( w ) - small;
             break;
@@ -1772,7 +1751,7 @@ static double cnPointDistancePlaced( const cnPlaced* s, cnVec3 p, cnVec3* neares
         }
         case cn_planeShape:
         {
-            cnVec3 m = cnUnitOr( g->plane.normal, cnMakeVec3( 0, 0, 1 ) );
+            cnVec3 m = cnNormalizeOr( g->plane.normal, cnMakeVec3( 0, 0, 1 ) );
             double length = cnLength( g->plane.normal );
             double offset = length > 0.0 && isfinite( length ) ? g->plane.offset / length : g->plane.offset;
             d = cnDot( m, x ) - offset;

@@ -291,16 +291,6 @@ static bool cnAllocRows( cnArena* arena, cnRows* rows, int capacity )
            rows->direction != NULL;
 }
 
-// a fixed tangent of a normal: the cross product with the coordinate axis least aligned with it
-static cnVec3 cnFixedTangent( cnVec3 n )
-{
-    double ax = fabs( n.x ), ay = fabs( n.y ), az = fabs( n.z );
-    cnVec3 axis = ax <= ay && ax <= az
-                      ? cnMakeVec3( 1.0, 0.0, 0.0 )
-                      : ( ay <= az ? cnMakeVec3( 0.0, 1.0, 0.0 ) : cnMakeVec3( 0.0, 0.0, 1.0 ) );
-    return cnNormalize( cnCross( n, axis ) );
-}
-
 // velocity of a body's material point at `r` from its centre
 static cnVec3 cnPointVelocity( const cnVec3* linear, const cnVec3* angular, int row, cnVec3 r )
 {
@@ -519,7 +509,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             cnVec3 slide = cnSub( vB, vA );
             slide = cnMulAdd( slide, -cnDot( slide, normal ), normal );
             double speed = cnLength( slide );
-            cnVec3 t1 = speed > CN_SLIDE_THRESHOLD ? cnScale( 1.0 / speed, slide ) : cnFixedTangent( normal );
+            cnVec3 t1 =
+                speed > CN_SLIDE_THRESHOLD ? cnScale( 1.0 / speed, slide ) : cnPerpendicular( normal );
             cnVec3 t2 = cnCross( normal, t1 );
             cnVec3 tangents[2] = { t1, t2 };
             for ( int j = 0; j < 2; ++j )

@@ -116,6 +116,31 @@ CN_INLINE bool cnIsFiniteVec3( cnVec3 a )
     return isfinite( a.x ) && isfinite( a.y ) && isfinite( a.z );
 }
 
+/// Unit vector along a, scaled first so that tiny or huge components neither under- nor overflow;
+/// `fallback` when a is zero or not finite.
+CN_INLINE cnVec3 cnNormalizeOr( cnVec3 a, cnVec3 fallback )
+{
+    double m = fmax( fabs( a.x ), fmax( fabs( a.y ), fabs( a.z ) ) );
+    if ( !( m > 0.0 ) || !cnIsFiniteVec3( a ) )
+    {
+        return fallback;
+    }
+    cnVec3 s = cnScale( 1.0 / m, a );
+    return cnScale( 1.0 / cnLength( s ), s );
+}
+
+/// A unit vector perpendicular to v: v crossed with the coordinate axis least aligned with it
+/// (a fixed function of v); +x for a zero v.
+CN_INLINE cnVec3 cnPerpendicular( cnVec3 v )
+{
+    double ax = fabs( v.x ), ay = fabs( v.y ), az = fabs( v.z );
+    cnVec3 axis = ax <= ay && ax <= az
+                      ? cnMakeVec3( 1.0, 0.0, 0.0 )
+                      : ( ay <= az ? cnMakeVec3( 0.0, 1.0, 0.0 ) : cnMakeVec3( 0.0, 0.0, 1.0 ) );
+    cnVec3 p = cnNormalize( cnCross( v, axis ) );
+    return cnLengthSquared( p ) > 0.0 ? p : cnMakeVec3( 1.0, 0.0, 0.0 );
+}
+
 CN_INLINE bool cnIsFiniteQuat( cnQuat q )
 {
     return isfinite( q.x ) && isfinite( q.y ) && isfinite( q.z ) && isfinite( q.w );
