@@ -1053,6 +1053,15 @@ static bool cnJacobiSweep( const cnSolverProblem* problem, const double* diagona
     return true;
 }
 
+void cnRecordResidual( const cnSolverSolution* solution, cnSolverStats* stats, double residual )
+{
+    if ( solution != NULL && solution->residualHistory != NULL &&
+         stats->historyCount < solution->residualHistoryCapacity )
+    {
+        solution->residualHistory[stats->historyCount++] = residual;
+    }
+}
+
 static void cnFinishSolve( const cnSolverProblem* problem, cnSolverSolution* solution, const double* velocity,
                            cnSolverStats* stats, cnSolveStatus status, int iterations, double residual,
                            double startTime )
@@ -1077,7 +1086,7 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
     {
         stats = &localStats;
     }
-    *stats = ( cnSolverStats ){ cn_solveUnsupported, 0, (double)NAN, 0.0 };
+    *stats = ( cnSolverStats ){ .status = cn_solveUnsupported, .residual = (double)NAN };
 
     if ( !cnIsProblemValid( problem ) || solution == NULL ||
          ( problem->rowCount > 0 && solution->lambda == NULL ) )
@@ -1095,8 +1104,10 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
             cnSolverParamValue( table, paramCount, params, cn_sweepParamStagnationTolerance ),
         .divergenceFactor = cnSolverParamValue( table, paramCount, params, cn_sweepParamDivergenceFactor ),
     };
-    bool residualEverySweep =
-        rules.tolerance > 0.0 || rules.relativeTolerance > 0.0 || rules.divergenceFactor > 0.0;
+    bool wantsHistory =
+        solution != NULL && solution->residualHistory != NULL && solution->residualHistoryCapacity > 0;
+    bool residualEverySweep = rules.tolerance > 0.0 || rules.relativeTolerance > 0.0 ||
+                              rules.divergenceFactor > 0.0 || wantsHistory;
 
     int n = problem->rowCount;
     double* lambda = solution->lambda;
@@ -1137,6 +1148,7 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
     cnComputeVelocity( problem, lambda, velocity );
     cnComputeW( problem, lambda, velocity, w );
     double initialResidual = cnNaturalFromW( problem, lambda, w );
+    cnRecordResidual( solution, stats, initialResidual );
     if ( !isfinite( initialResidual ) )
     {
         cnFinishSolve( problem, solution, velocity, stats, cn_solveNonFinite, 0, initialResidual, startTime );
@@ -1186,6 +1198,7 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
         double previousResidual = residual;
         cnComputeW( problem, lambda, velocity, w );
         residual = cnNaturalFromW( problem, lambda, w );
+        cnRecordResidual( solution, stats, residual );
         if ( residual < bestResidual )
         {
             bestResidual = residual;
@@ -1209,6 +1222,19 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
     }
 
     double finalResidual = cnNaturalResidual( problem, lambda, velocity, w );
+    if ( stats->historyCount > 0 )
+    {
+        if ( status == cn_solveDiverged || status == cn_solveNonFinite )
+        {
+            // an earlier iterate was put back: it is one more point on the curve
+            cnRecordResidual( solution, stats, finalResidual );
+        }
+        else if ( stats->historyCount == iteration + 1 )
+        {
+            // the same iterate, its merit recomputed from the velocities: keep the reported value
+            solution->residualHistory[stats->historyCount - 1] = finalResidual;
+        }
+    }
     if ( status == cn_solveMaxIterations && finalResidual <= rules.tolerance )
     {
         status = cn_solveConverged;

@@ -36,6 +36,9 @@ double cnNaturalResidual( const cnSolverProblem* problem, const double* lambda, 
 // such groups use the natural map. Returns the 2-norm. Scratch as above.
 double cnConeResidual( const cnSolverProblem* problem, const double* lambda, double* velocity, double* w );
 
+// Append a merit to solution->residualHistory when it was asked for and has room.
+void cnRecordResidual( const cnSolverSolution* solution, cnSolverStats* stats, double residual );
+
 // Stopping rules (Erleben's notes, section 4.2): absolute (residual <= tolerance), relative
 // (|r_k - r_{k-1}| <= relTolerance r_{k-1}), stagnation (max |dlambda| / max(1, |lambda|) <=
 // stagnationTolerance), divergence (residual > divergenceFactor * r_0, or not finite).

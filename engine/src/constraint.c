@@ -151,6 +151,63 @@ void cnDestroyWorldSolver( cnWorld* world )
     }
     world->solver = NULL;
     world->solverState = NULL;
+    cnFree( &world->allocator, world->residualHistory,
+            (size_t)world->residualHistoryCapacity * sizeof( double ) );
+    world->residualHistory = NULL;
+    world->residualHistoryCapacity = 0;
+    world->residualHistoryCount = 0;
+}
+
+cnStatus cnWorld_SetResidualHistory( cnWorldId worldId, int capacity )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnWorld_SetResidualHistory: called from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+    if ( capacity < 0 || capacity > CN_MAX_RESIDUAL_HISTORY )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_SetResidualHistory: capacity %d is outside [0, %d]", capacity,
+                    CN_MAX_RESIDUAL_HISTORY );
+        return cn_statusInvalidArgument;
+    }
+    double* history = NULL;
+    if ( capacity > 0 )
+    {
+        history = cnAlloc( &world->allocator, (size_t)capacity * sizeof( double ), 16 );
+        if ( history == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+    }
+    cnFree( &world->allocator, world->residualHistory,
+            (size_t)world->residualHistoryCapacity * sizeof( double ) );
+    world->residualHistory = history;
+    world->residualHistoryCapacity = capacity;
+    world->residualHistoryCount = 0;
+    return cn_statusOk;
+}
+
+int cnWorld_GetResidualHistory( cnWorldId worldId, double* values, int capacity )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL || ( values == NULL && capacity > 0 ) )
+    {
+        return 0;
+    }
+    int count = world->residualHistoryCount < capacity ? world->residualHistoryCount : capacity;
+    if ( count > 0 )
+    {
+        memcpy( values, world->residualHistory, (size_t)count * sizeof( double ) );
+    }
+    return world->residualHistoryCount;
 }
 
 cnStatus cnWorld_SetSolver( cnWorldId worldId, const char* name )
@@ -364,7 +421,8 @@ static bool cnSolveRows( cnWorld* world, const cnRows* rows, const double* b, co
                          double* deltaVelocity, cnSolverStats* stats )
 {
     cnSolverProblem problem = cnMakeProblem( rows, b, softness, bodyCount, wLinear, wAngular );
-    cnSolverSolution solution = { lambda, deltaVelocity };
+    cnSolverSolution solution = { lambda, deltaVelocity, world->residualHistory,
+                                  world->residualHistoryCapacity };
     memset( deltaVelocity, 0, 6 * (size_t)bodyCount * sizeof( double ) );
     memset( stats, 0, sizeof( *stats ) );
     world->solver->solve( world->solverState, world->solverParams, &problem, &solution, &world->arena,
@@ -387,6 +445,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     cnBodyStore* bodies = &world->bodies;
     cnContactSet* set = &world->contacts;
     cnStepReport* report = &world->report;
+    world->residualHistoryCount = 0;
     int n = bodies->count;
     bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
     bool friction = ( world->solver->caps & cn_solverFriction ) != 0;
@@ -599,6 +658,13 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         cnSolveRows( world, &rows, rows.b, NULL, bodyCount, wLinear, wAngular, rows.lambda, delta, &stats );
     report->solverIterations = stats.iterations;
     report->solverResidual = stats.residual;
+    world->residualHistoryCount = stats.historyCount;
+    if ( stats.historyCount == 0 && world->residualHistoryCapacity > 0 )
+    {
+        // a solver that keeps no history (a pivoting one) still has an end
+        world->residualHistory[0] = stats.residual;
+        world->residualHistoryCount = 1;
+    }
     report->solverStatus = (int)stats.status;
     if ( stats.status != cn_solveConverged )
     {

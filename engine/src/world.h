@@ -147,6 +147,10 @@ typedef struct cnWorld
     const cnSolverVTable* solver;
     void* solverState;
     double solverParams[16];
+    // merit per iteration of the last step's solve, when asked for (cnWorld_SetResidualHistory)
+    double* residualHistory; // (residualHistoryCapacity)
+    int residualHistoryCapacity;
+    int residualHistoryCount;
 
     cnStepReport report;
     int64_t stepIndex;

@@ -73,6 +73,10 @@ cntLcp* cntCreateStack( int boxes, double speed, double mu );
 // `tolerance` and `relaxation` overridden where >= 0 (relaxation: only if the solver has it).
 cnSolverStats cntSolve( const cnSolverVTable* solver, const cnSolverProblem* problem, double* lambda,
                         double* deltaVelocity, int iterations, double tolerance, double relaxation );
+// cntSolve with a residual history (solution.residualHistory) of `historyCapacity` entries.
+cnSolverStats cntSolveWithHistory( const cnSolverVTable* solver, const cnSolverProblem* problem,
+                                   double* lambda, double* deltaVelocity, int iterations, double tolerance,
+                                   double relaxation, double* history, int historyCapacity );
 
 // Index of a parameter by name in the solver's table, -1 when absent.
 int cntParamIndex( const cnSolverVTable* solver, const char* name );

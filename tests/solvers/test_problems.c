@@ -254,6 +254,14 @@ int cntParamIndex( const cnSolverVTable* solver, const char* name )
 cnSolverStats cntSolve( const cnSolverVTable* solver, const cnSolverProblem* problem, double* lambda,
                         double* deltaVelocity, int iterations, double tolerance, double relaxation )
 {
+    return cntSolveWithHistory( solver, problem, lambda, deltaVelocity, iterations, tolerance, relaxation,
+                                NULL, 0 );
+}
+
+cnSolverStats cntSolveWithHistory( const cnSolverVTable* solver, const cnSolverProblem* problem,
+                                   double* lambda, double* deltaVelocity, int iterations, double tolerance,
+                                   double relaxation, double* history, int historyCapacity )
+{
     double params[32];
     ck_assert_int_le( solver->paramCount, 32 );
     for ( int k = 0; k < solver->paramCount; ++k )
@@ -283,8 +291,15 @@ cnSolverStats cntSolve( const cnSolverVTable* solver, const cnSolverProblem* pro
     }
     cnArena arena;
     cnCreateArena( &arena, NULL, 1024 );
-    cnSolverSolution solution = { lambda, deltaVelocity };
-    cnSolverStats stats = { cn_solveUnsupported, -1, -1.0, -1.0 };
+    cnSolverSolution solution = { .lambda = lambda,
+                                  .deltaVelocity = deltaVelocity,
+                                  .residualHistory = history,
+                                  .residualHistoryCapacity = historyCapacity };
+    cnSolverStats stats = { .status = cn_solveUnsupported,
+                            .iterations = -1,
+                            .residual = -1.0,
+                            .milliseconds = -1.0,
+                            .historyCount = -1 };
     solver->solve( state, params, problem, &solution, &arena, &stats );
     cnDestroyArena( &arena );
     if ( solver->destroy != NULL )

@@ -126,7 +126,7 @@ static cnSolverStats cntSweeps( const char* name, const cnSolverProblem* problem
     {
         lambda[i] = 0.0;
     }
-    cnSolverSolution solution = { lambda, NULL };
+    cnSolverSolution solution = { .lambda = lambda, .deltaVelocity = NULL };
     cnSolverStats stats;
     solver->solve( NULL, params, problem, &solution, NULL, &stats );
     return stats;

@@ -60,12 +60,69 @@ START_TEST( single_contact_stops_normal_velocity )
 }
 END_TEST
 
+// A world keeps the merit of every iteration of its last solve when asked: a pile of three boxes
+// on the ground, stepped with each solver; the history starts at the first merit and ends at the
+// step report's residual, one entry per iteration for the iterative solvers
+START_TEST( world_keeps_the_residual_history )
+{
+    const cnSolverVTable* solver = cnGetSolverAt( _i );
+    cnWorldDef def = cnDefaultWorldDef();
+    cnWorldId world = cnCreateWorld( &def );
+    ck_assert_int_eq( cnWorld_SetSolver( world, solver->name ), cn_statusOk );
+    cnBodyDef groundDef = cnDefaultBodyDef();
+    groundDef.type = cn_staticBody;
+    cnBodyId ground = cnCreateBody( world, &groundDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    cnPlane plane = { { 0.0, 0.0, 1.0 }, 0.0 };
+    cnCreatePlaneShape( ground, &shapeDef, &plane );
+    for ( int i = 0; i < 3; ++i )
+    {
+        cnBodyDef boxDef = cnDefaultBodyDef();
+        boxDef.position = cnMakeVec3( 0.1 * i, 0.0, 0.5 + 1.0 * i );
+        cnBodyId box = cnCreateBody( world, &boxDef );
+        cnBox geometry = { { 0.5, 0.5, 0.5 } };
+        cnCreateBoxShape( box, &shapeDef, &geometry );
+    }
+
+    double history[512];
+    for ( int i = 0; i < 5; ++i )
+    {
+        cnWorld_Step( world, 1.0 / 60.0 );
+    }
+    ck_assert_int_eq( cnWorld_GetResidualHistory( world, history, 512 ), 0 );
+
+    ck_assert_int_eq( cnWorld_SetResidualHistory( world, -1 ), cn_statusInvalidArgument );
+    ck_assert_int_eq( cnWorld_SetResidualHistory( world, CN_MAX_RESIDUAL_HISTORY + 1 ),
+                      cn_statusInvalidArgument );
+    ck_assert_int_eq( cnWorld_SetResidualHistory( world, 512 ), cn_statusOk );
+    int failures = 0;
+    for ( int i = 0; i < 30; ++i )
+    {
+        cnWorld_Step( world, 1.0 / 60.0 );
+        cnStepReport report = cnWorld_GetStepReport( world );
+        int count = cnWorld_GetResidualHistory( world, history, 512 );
+        ck_assert_int_gt( report.contactCount, 0 );
+        bool direct = ( solver->caps & cn_solverDirect ) != 0;
+        failures += count < 1 || history[count - 1] != report.solverResidual;
+        failures += direct == false && count != report.solverIterations + 1;
+    }
+    ck_assert_int_eq( failures, 0 );
+
+    ck_assert_int_eq( cnWorld_SetResidualHistory( world, 0 ), cn_statusOk );
+    cnWorld_Step( world, 1.0 / 60.0 );
+    ck_assert_int_eq( cnWorld_GetResidualHistory( world, history, 512 ), 0 );
+    ck_assert_int_eq( cnWorld_GetResidualHistory( ( cnWorldId ){ 0 }, history, 512 ), 0 );
+    cnDestroyWorld( world );
+}
+END_TEST
+
 Suite* cntSolverContractSuite( void )
 {
     Suite* suite = suite_create( "solver_contract" );
     TCase* tc = tcase_create( "registry" );
     tcase_add_test( tc, registry_names_are_unique_and_findable );
     tcase_add_loop_test( tc, single_contact_stops_normal_velocity, 0, cnGetSolverCount() );
+    tcase_add_loop_test( tc, world_keeps_the_residual_history, 0, cnGetSolverCount() );
     suite_add_tcase( suite, tc );
     return suite;
 }

@@ -250,7 +250,7 @@ START_TEST( nan_input_reports_nonfinite_and_keeps_lambda_finite )
     }
     params[cn_sweepParamTolerance] = 0.0;
     params[cn_sweepParamDivergenceFactor] = 0.0;
-    cnSolverSolution solution = { lambda, NULL };
+    cnSolverSolution solution = { .lambda = lambda, .deltaVelocity = NULL };
     solver->solve( NULL, params, &lcp->problem, &solution, NULL, &stats );
     failures += stats.status != cn_solveNonFinite;
     for ( int k = 0; k < n; ++k )
@@ -372,7 +372,7 @@ START_TEST( degenerate_inputs )
 {
     const cnSolverVTable* solver = cntSweepSolver( _i );
     cnSolverProblem empty = { 0 };
-    cnSolverSolution solution = { NULL, NULL };
+    cnSolverSolution solution = { .lambda = NULL, .deltaVelocity = NULL };
     cnSolverStats stats;
     solver->solve( NULL, NULL, &empty, &solution, NULL, &stats );
     ck_assert_int_eq( stats.status, cn_solveConverged );
@@ -409,6 +409,47 @@ START_TEST( degenerate_inputs )
 }
 END_TEST
 
+// The residual history holds the merit of the start and of every sweep: entry k equals the merit
+// of a separate solve stopped after k sweeps; a short buffer keeps the first entries
+START_TEST( residual_history_records_every_sweep )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateLcp( 3, 0 );
+    static const double m[9] = { 4, 1, 0, 1, 3, 1, 0, 1, 2 };
+    static const double q[3] = { -1, -2, -1 };
+    cntSetDense( lcp, 3, m, q );
+    double lambda[3] = { 0, 0, 0 };
+    double start = cnSolverResidual( &lcp->problem, lambda, NULL );
+    double history[256];
+    cnSolverStats stats =
+        cntSolveWithHistory( solver, &lcp->problem, lambda, NULL, 200, 1e-12, -1.0, history, 256 );
+    ck_assert_msg( stats.status == cn_solveConverged, "%s: %s", solver->name,
+                   cnSolveStatusName( stats.status ) );
+    ck_assert_int_gt( stats.iterations, 3 );
+    ck_assert_int_eq( stats.historyCount, stats.iterations + 1 );
+    ck_assert( history[0] == start );
+    ck_assert( history[stats.historyCount - 1] == stats.residual );
+
+    int failures = 0;
+    for ( int k = 1; k < stats.historyCount && k <= 8; ++k )
+    {
+        double alone[3] = { 0, 0, 0 };
+        cnSolverStats partial = cntSolve( solver, &lcp->problem, alone, NULL, k, 0.0, -1.0 );
+        failures += partial.iterations != k ||
+                    fabs( partial.residual - history[k] ) > 1e-12 * fmax( 1.0, history[k] );
+    }
+    ck_assert_int_eq( failures, 0 );
+
+    double shortHistory[3] = { -1, -1, -1 };
+    double again[3] = { 0, 0, 0 };
+    stats = cntSolveWithHistory( solver, &lcp->problem, again, NULL, 200, 1e-12, -1.0, shortHistory, 3 );
+    ck_assert_int_eq( stats.historyCount, 3 );
+    ck_assert( shortHistory[0] == history[0] && shortHistory[1] == history[1] &&
+               shortHistory[2] == history[2] );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
 Suite* cntSweepsSuite( void )
 {
     Suite* suite = suite_create( "sweeps" );
@@ -426,6 +467,7 @@ Suite* cntSweepsSuite( void )
     tcase_add_loop_test( tc, zero_diagonal_is_unsupported_and_lambda_untouched, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, warm_start_from_the_solution_converges_at_once, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, degenerate_inputs, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, residual_history_records_every_sweep, 0, CNT_SWEEP_SOLVERS );
     suite_add_tcase( suite, tc );
     return suite;
 }

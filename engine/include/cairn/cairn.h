@@ -67,6 +67,14 @@ CN_API cnStatus cnWorld_SetSolver( cnWorldId worldId, const char* name );
 CN_API cnStatus cnWorld_SetSolverParam( cnWorldId worldId, const char* name, double value );
 CN_API cnStatus cnWorld_GetSolverParam( cnWorldId worldId, const char* name, double* value );
 
+/// Keep the merit (cnSolverResidual) of every iteration of each step's contact solve, up to
+/// `capacity` values (0, the default, keeps none; at most CN_MAX_RESIDUAL_HISTORY). Iterative
+/// solvers then compute the merit after every iteration even when no stopping rule needs it.
+CN_API cnStatus cnWorld_SetResidualHistory( cnWorldId worldId, int capacity );
+/// Copy the last step's merits (the start, then one per iteration) into `values`; returns how many
+/// the step recorded (copies at most `capacity`). 0 when there were no contacts or no history.
+CN_API int cnWorld_GetResidualHistory( cnWorldId worldId, double* values, int capacity );
+
 /// The current solver. NULL for an invalid id.
 CN_API const cnSolverVTable* cnWorld_GetSolver( cnWorldId worldId );
 

@@ -27,7 +27,7 @@
 #include <stdint.h>
 
 /// Bump when the vtable or the problem layout changes.
-#define CN_SOLVER_API_VERSION 2
+#define CN_SOLVER_API_VERSION 3
 
 /// Kinds of rows.
 typedef enum cnRowKind
@@ -93,6 +93,12 @@ typedef struct cnSolverSolution
     double* lambda;
     /// (bodyCount x 6) out: W J^T lambda, the velocity change of each body (matrix-free form).
     double* deltaVelocity;
+    /// Nullable, (residualHistoryCapacity) out: the merit (cnSolverResidual) of the start and after
+    /// each iteration, for plots; a solver that asks for it computes the merit every iteration.
+    /// Solvers record what they have (at least the start and the end); stats->historyCount says
+    /// how many entries they wrote, the first `capacity` of them when there are more.
+    double* residualHistory;
+    int residualHistoryCapacity;
 } cnSolverSolution;
 
 /// How a solve ended.
@@ -121,6 +127,8 @@ typedef struct cnSolverStats
     /// Merit of the final lambda (cnSolverResidual).
     double residual;
     double milliseconds;
+    /// Entries written to solution->residualHistory.
+    int historyCount;
 } cnSolverStats;
 
 /// One tunable parameter of a solver.

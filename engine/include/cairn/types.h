@@ -20,6 +20,9 @@
 /// Longest body or system name kept, including the terminating zero. Longer names are an error.
 #define CN_NAME_CAPACITY 64
 
+/// Most merits a world keeps per step (cnWorld_SetResidualHistory).
+#define CN_MAX_RESIDUAL_HISTORY 100000
+
 /// How a body moves.
 typedef enum cnBodyType
 {
