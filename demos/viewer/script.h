@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+// Viewer scripts (--script FILE): commands to run at given frames, for demos and tests. One
+// command a line: `FRAME COMMAND [ARGUMENTS]`, `#` starts a comment. Commands:
+//   solver NAME            switch the solver (as the number keys do)
+//   param NAME VALUE       set a parameter of the current solver
+//   pause | resume | step  the simulation clock (step: one step while paused)
+//   slow on|off            slow motion (a quarter of real time)
+//   color body|island|rest|force
+//   show contacts|normals|aabbs|help on|off
+//   shadows on|off
+//   drop sphere|box|capsule|cylinder|ellipsoid|torus
+//   camera YAW PITCH DISTANCE   degrees, degrees, m (about the current target)
+//   grab X Y | move X Y | release  the left mouse button pressed at, moved to, released (pixels
+//                          from the top left): a body under the cursor is dragged with the spring
+//   reset                  reload the scene
+//   screenshot FILE.png
+//   quit
+#pragma once
+
+#include <stdbool.h>
+
+#define VW_SCRIPT_ARGUMENT_CAPACITY 256
+
+typedef enum vwCommandKind
+{
+    vw_commandSolver,
+    vw_commandParam,
+    vw_commandPause,
+    vw_commandResume,
+    vw_commandStep,
+    vw_commandSlow,
+    vw_commandColor,
+    vw_commandShow,
+    vw_commandShadows,
+    vw_commandDrop,
+    vw_commandCamera,
+    vw_commandReset,
+    vw_commandScreenshot,
+    vw_commandQuit,
+    vw_commandGrab,
+    vw_commandMove,
+    vw_commandRelease,
+} vwCommandKind;
+
+typedef struct vwCommand
+{
+    int frame;
+    vwCommandKind kind;
+    char text[VW_SCRIPT_ARGUMENT_CAPACITY]; ///< the name or file argument
+    double values[3];                       ///< numeric arguments; on/off as 1/0
+    int line;                               ///< in the script file, for messages
+} vwCommand;
+
+typedef struct vwScript
+{
+    vwCommand* commands; ///< sorted by frame, stable
+    int count;
+    int next; ///< first command not yet run
+} vwScript;
+
+/// Parse a script. On error returns false and writes "FILE:LINE: what" to `error`; nothing is
+/// kept then.
+bool vwParseScript( const char* text, const char* fileName, vwScript* script, char* error, int errorSize );
+bool vwLoadScript( const char* path, vwScript* script, char* error, int errorSize );
+void vwFreeScript( vwScript* script );
+
+/// Names of the drop shapes and colour modes, for parsing and the HUD.
+extern const char* const vw_dropNames[6];
+extern const char* const vw_colorNames[4];
