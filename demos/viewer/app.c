@@ -250,18 +250,13 @@ void vwFrameCamera( vwApp* app )
     camera->up[1] = up.y;
     camera->up[2] = up.z;
 
-    // frame the dynamic bodies; the static ones only when there are no others
+    // frame every body but the planes (the walls of a bin belong in the picture)
     cnBodyArrays arrays = cnWorld_GetBodyArrays( app->worldId );
-    bool anyDynamic = false;
-    for ( int i = 0; i < arrays.count; ++i )
-    {
-        anyDynamic = anyDynamic || arrays.types[i] == cn_dynamicBody;
-    }
     cnVec3 lo = { INFINITY, INFINITY, INFINITY }, hi = { -INFINITY, -INFINITY, -INFINITY };
     for ( int s = 0; s < app->shapeCount && arrays.count == app->bodyCount; ++s )
     {
         const vwShapeView* view = app->shapes + s;
-        if ( view->plane || ( anyDynamic && arrays.types[view->bodyIndex] != cn_dynamicBody ) )
+        if ( view->plane )
         {
             continue;
         }
@@ -281,11 +276,15 @@ void vwFrameCamera( vwApp* app )
     camera->target[1] = center.y;
     camera->target[2] = center.z;
     camera->fovY = 45.0 * 3.14159265358979 / 180.0;
-    camera->distance = 1.15 * radius / sin( 0.5 * camera->fovY );
+    // the bounding sphere of a box of bodies is loose: 0.8 of it fills the view, unless the
+    // bodies stand tall (a hanging chain), when their height decides
+    cnVec3 size = cnSub( hi, lo );
+    double height = fabs( size.x * up.x ) + fabs( size.y * up.y ) + fabs( size.z * up.z );
+    camera->distance = fmax( 0.8 * radius, 0.6 * height ) / sin( 0.5 * camera->fovY );
 
     // look across the scene's broad side: a wall of bodies (a 2-D pyramid) is seen face on, a
     // square pile from a corner
-    cnVec3 extent = cnSub( hi, lo );
+    cnVec3 extent = size;
     cnVec3 reference = fabs( up.x ) > 0.9 ? ( cnVec3 ){ 0.0, 1.0, 0.0 } : ( cnVec3 ){ 1.0, 0.0, 0.0 };
     cnVec3 side = cnNormalize( cnCross( up, reference ) );
     cnVec3 front = cnCross( side, up );
@@ -300,7 +299,8 @@ void vwFrameCamera( vwApp* app )
     {
         camera->yaw = 0.5 * 3.14159265358979 + 0.25;
     }
-    camera->pitch = 0.38;
+    // from above enough to see into a bin
+    camera->pitch = 0.55;
 }
 
 // solver -------------------------------------------------------------------------------------------
@@ -379,7 +379,8 @@ static void vwNudgeParam( vwApp* app, int direction )
 // The mouse spring as a soft constraint on the grabbed point (Box2D's mouse joint): stiffness and
 // damping of a 5 Hz, critically damped spring on the point's effective mass, solved implicitly over
 // the step, so it is stable however light the body or far the anchor from its centre. The body's
-// weight is held as well, so that it hangs at the cursor rather than below it.
+// weight is held as well, so that it hangs at the cursor rather than below it, and its spin is
+// damped, so that it does not swing about the grabbed point.
 static void vwApplyPickSpring( vwApp* app )
 {
     vwPick* pick = &app->pick;
@@ -438,6 +439,13 @@ static void vwApplyPickSpring( vwApp* app )
     cnVec3 force =
         cnSub( cnScale( 1.0 / h, impulse ), cnScale( mass.mass, cnWorld_GetGravity( app->worldId ) ) );
     cnBody_ApplyForce( pick->bodyId, force, anchor );
+    fprintf( stderr, "err %.3f %.3f %.3f target %.2f %.2f %.2f force %.1f %.1f %.1f imp %.3f\n", error.x,
+             error.y, error.z, pick->target.x, pick->target.y, pick->target.z, force.x, force.y, force.z,
+             length );
+
+    // a held body would swing about the grabbed point for ever: damp its spin at 4 / s
+    cnMat3 inertia = cnRotateTensor( transform.q, mass.inertia );
+    cnBody_ApplyTorque( pick->bodyId, cnScale( -4.0, cnMulMV( inertia, w ) ) );
 }
 
 static void vwStep( vwApp* app )
@@ -891,18 +899,46 @@ static void vwCursorPixels( vwApp* app, double* x, double* y )
     *y = windowHeight > 0 ? cy * app->height / windowHeight : cy;
 }
 
-// the left button: a body under the cursor is picked and dragged, otherwise the camera orbits
+// the camera's position and viewing direction from the last frame's view matrix
+static void vwViewFrame( const vwApp* app, cnVec3* eye, cnVec3* forward )
+{
+    const float* v = app->view;
+    // the rows of the rotation are the camera's axes; the eye is -R^T t
+    double e[3];
+    for ( int i = 0; i < 3; ++i )
+    {
+        e[i] = -( v[4 * i] * v[12] + v[4 * i + 1] * v[13] + v[4 * i + 2] * v[14] );
+    }
+    *eye = ( cnVec3 ){ e[0], e[1], e[2] };
+    *forward = ( cnVec3 ){ -v[2], -v[6], -v[10] };
+}
+
+// the point under pixel (x, y) at a view depth (distance along the viewing direction)
+static cnVec3 vwPointAtDepth( const vwApp* app, double x, double y, double depth )
+{
+    cnVec3 origin, direction, eye, forward;
+    vwPixelRay( app, x, y, &origin, &direction );
+    vwViewFrame( app, &eye, &forward );
+    double along = cnDot( direction, forward );
+    double s = along > 1e-9 ? ( depth - cnDot( cnSub( origin, eye ), forward ) ) / along : 0.0;
+    return cnMulAdd( origin, s, direction );
+}
+
+// the left button: a body under the cursor is picked and dragged in the plane parallel to the
+// screen through the grabbed point; otherwise the camera orbits
 static void vwPress( vwApp* app, double x, double y )
 {
     cnBodyId body;
     cnVec3 hit;
-    double depth;
-    if ( vwPickBody( app, x, y, &body, &hit, &depth ) )
+    double distance;
+    if ( vwPickBody( app, x, y, &body, &hit, &distance ) )
     {
+        cnVec3 eye, forward;
+        vwViewFrame( app, &eye, &forward );
         app->pick = ( vwPick ){ .active = true,
                                 .bodyId = body,
                                 .localAnchor = cnInvTransformPoint( cnBody_GetTransform( body ), hit ),
-                                .depth = depth,
+                                .depth = cnDot( cnSub( hit, eye ), forward ),
                                 .target = hit };
     }
     else
@@ -962,9 +998,7 @@ static void vwMove( vwApp* app, double x, double y, double dx, double dy )
     vwCamera* camera = &app->camera;
     if ( app->pick.active )
     {
-        cnVec3 origin, direction;
-        vwPixelRay( app, x, y, &origin, &direction );
-        app->pick.target = cnMulAdd( origin, app->pick.depth, direction );
+        app->pick.target = vwPointAtDepth( app, x, y, app->pick.depth );
     }
     else if ( app->orbiting )
     {

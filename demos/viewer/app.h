@@ -80,7 +80,7 @@ typedef struct vwPick
     bool active;
     cnBodyId bodyId;
     cnVec3 localAnchor; ///< body frame
-    double depth;       ///< along the camera ray, m
+    double depth;       ///< view depth of the grabbed point (along the viewing direction), m
     cnVec3 target;      ///< world
 } vwPick;
 

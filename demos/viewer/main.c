@@ -51,7 +51,7 @@ int main( int argc, char** argv )
                           strcmp( arg, "--screenshot" ) == 0 || strcmp( arg, "--script" ) == 0 ||
                           strcmp( arg, "--report" ) == 0 || strcmp( arg, "--hud-log" ) == 0 ||
                           strcmp( arg, "--size" ) == 0 || strcmp( arg, "--color" ) == 0 ||
-                          strcmp( arg, "--set" ) == 0;
+                          strcmp( arg, "--set" ) == 0 || strcmp( arg, "--samples" ) == 0;
         if ( takesValue && value == NULL )
         {
             fprintf( stderr, "cairn-viewer: %s needs a value\n", arg );
