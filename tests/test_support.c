@@ -99,3 +99,40 @@ cnWorldDef cntWorldDef( cntLogCapture* capture, const cnAllocator* allocator )
     }
     return def;
 }
+
+uint64_t cntNext( cntRandom* random )
+{
+    uint64_t z = ( random->state += 0x9e3779b97f4a7c15u );
+    z = ( z ^ ( z >> 30 ) ) * 0xbf58476d1ce4e5b9u;
+    z = ( z ^ ( z >> 27 ) ) * 0x94d049bb133111ebu;
+    return z ^ ( z >> 31 );
+}
+
+double cntUniform( cntRandom* random )
+{
+    return (double)( cntNext( random ) >> 11 ) * ( 1.0 / 9007199254740992.0 );
+}
+
+double cntRange( cntRandom* random, double lower, double upper )
+{
+    return lower + ( upper - lower ) * cntUniform( random );
+}
+
+cnVec3 cntDirection( cntRandom* random )
+{
+    double z = 2.0 * cntUniform( random ) - 1.0;
+    double phi = 2.0 * CN_PI * cntUniform( random );
+    double s = sqrt( fmax( 0.0, 1.0 - z * z ) );
+    return cnMakeVec3( s * cos( phi ), s * sin( phi ), z );
+}
+
+void cntShuffle( cntRandom* random, cnVec3* points, int count )
+{
+    for ( int i = count - 1; i > 0; --i )
+    {
+        int j = (int)( cntUniform( random ) * (double)( i + 1 ) );
+        cnVec3 swap = points[i];
+        points[i] = points[j];
+        points[j] = swap;
+    }
+}

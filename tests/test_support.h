@@ -2,7 +2,7 @@
 #pragma once
 
 // Shared test helpers: the suite runner with a zero-test guard, tolerance checks, a counting
-// allocator and a log hook that records what the engine said.
+// allocator, a log hook that records what the engine said, and a fixed random sequence.
 
 #include "cairn/cairn.h"
 
@@ -10,6 +10,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #ifndef M_PI
@@ -58,3 +59,15 @@ void cntCaptureLog( cnLogLevel level, int status, const char* message, void* con
 
 // A world def whose log goes to `capture` (nullable) and whose allocator is `allocator` (nullable).
 cnWorldDef cntWorldDef( cntLogCapture* capture, const cnAllocator* allocator );
+
+// Random numbers for tests: splitmix64, a fixed and portable sequence from a seed.
+typedef struct cntRandom
+{
+    uint64_t state;
+} cntRandom;
+
+uint64_t cntNext( cntRandom* random );
+double cntUniform( cntRandom* random );                           // [0, 1)
+double cntRange( cntRandom* random, double lower, double upper ); // [lower, upper)
+cnVec3 cntDirection( cntRandom* random );                         // uniform on the unit sphere
+void cntShuffle( cntRandom* random, cnVec3* points, int count );  // a uniform permutation

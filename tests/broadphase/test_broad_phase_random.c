@@ -38,32 +38,12 @@ typedef struct cntScene
     int freeCount;
     int liveCount;
     int nextBody;
-    uint64_t rng;
+    cntRandom rng;
     cnPair* pairs; // broadphase output
     int pairCapacity;
     cnPair* expected; // brute force (malloc)
     int expectedCapacity;
 } cntScene;
-
-// splitmix64
-static uint64_t cntNext( cntScene* scene )
-{
-    uint64_t z = ( scene->rng += 0x9e3779b97f4a7c15ull );
-    z = ( z ^ ( z >> 30 ) ) * 0xbf58476d1ce4e5b9ull;
-    z = ( z ^ ( z >> 27 ) ) * 0x94d049bb133111ebull;
-    return z ^ ( z >> 31 );
-}
-
-// uniform in [0, 1)
-static double cntUniform( cntScene* scene )
-{
-    return (double)( cntNext( scene ) >> 11 ) * ( 1.0 / 9007199254740992.0 );
-}
-
-static double cntRange( cntScene* scene, double lo, double hi )
-{
-    return lo + ( hi - lo ) * cntUniform( scene );
-}
 
 static cnAABB cntShift( cnAABB box, cnVec3 d )
 {
@@ -74,23 +54,23 @@ static cnAABB cntShift( cnAABB box, cnVec3 d )
 
 static cnVec3 cntRandomVector( cntScene* scene, double size )
 {
-    return cnMakeVec3( cntRange( scene, -size, size ), cntRange( scene, -size, size ),
-                       cntRange( scene, -size, size ) );
+    return cnMakeVec3( cntRange( &scene->rng, -size, size ), cntRange( &scene->rng, -size, size ),
+                       cntRange( &scene->rng, -size, size ) );
 }
 
 static cnVec3 cntRandomPoint( cntScene* scene )
 {
-    return cnMakeVec3( cntRange( scene, 0.0, CNT_REGION ), cntRange( scene, 0.0, CNT_REGION ),
-                       cntRange( scene, -5.0, CNT_REGION - 5.0 ) );
+    return cnMakeVec3( cntRange( &scene->rng, 0.0, CNT_REGION ), cntRange( &scene->rng, 0.0, CNT_REGION ),
+                       cntRange( &scene->rng, -5.0, CNT_REGION - 5.0 ) );
 }
 
 // a box of size 0.01 to 10 m (log-uniform), a little elongated
 static cnAABB cntRandomBox( cntScene* scene, cnVec3 center )
 {
-    double size = 0.01 * pow( 1000.0, cntUniform( scene ) );
-    cnVec3 half =
-        cnMakeVec3( 0.5 * size * cntRange( scene, 0.5, 1.0 ), 0.5 * size * cntRange( scene, 0.5, 1.0 ),
-                    0.5 * size * cntRange( scene, 0.5, 1.0 ) );
+    double size = 0.01 * pow( 1000.0, cntUniform( &scene->rng ) );
+    cnVec3 half = cnMakeVec3( 0.5 * size * cntRange( &scene->rng, 0.5, 1.0 ),
+                              0.5 * size * cntRange( &scene->rng, 0.5, 1.0 ),
+                              0.5 * size * cntRange( &scene->rng, 0.5, 1.0 ) );
     cnAABB box = { cnSub( center, half ), cnAdd( center, half ) };
     return box;
 }
@@ -132,16 +112,17 @@ static void cntMoveShape( cntScene* scene, int index, cnAABB box )
 // a body of 1 to 4 shapes close together (they often overlap: the same-body rule matters)
 static void cntAddBody( cntScene* scene )
 {
-    double r = cntUniform( scene );
+    double r = cntUniform( &scene->rng );
     cnProxyKind kind = r < 0.3 ? cn_proxyStatic : ( r < 0.4 ? cn_proxyKinematic : cn_proxyDynamic );
     int bodyKey = scene->nextBody++;
-    int count = 1 + (int)( cntNext( scene ) % 4 );
+    int count = 1 + (int)( cntNext( &scene->rng ) % 4 );
     cnVec3 center = cntRandomPoint( scene );
     for ( int i = 0; i < count && scene->liveCount < CNT_SHAPE_COUNT; ++i )
     {
         // four categories; most masks take everything, some a random subset
-        uint32_t category = 1u << ( cntNext( scene ) % 4 );
-        uint32_t mask = cntUniform( scene ) < 0.8 ? UINT32_MAX : (uint32_t)( cntNext( scene ) % 16 );
+        uint32_t category = 1u << ( cntNext( &scene->rng ) % 4 );
+        uint32_t mask =
+            cntUniform( &scene->rng ) < 0.8 ? UINT32_MAX : (uint32_t)( cntNext( &scene->rng ) % 16 );
         cnAABB box = cntRandomBox( scene, cnAdd( center, cntRandomVector( scene, 0.5 ) ) );
         cntAddShape( scene, box, kind, bodyKey, category, mask );
     }
@@ -290,7 +271,7 @@ static int cntCheckRound( cntScene* scene, int round )
 static void cntCreateScene( cntScene* scene, uint64_t seed )
 {
     memset( scene, 0, sizeof( *scene ) );
-    scene->rng = seed;
+    scene->rng = ( cntRandom ){ seed };
     scene->allocator = cntMakeCountingAllocator( &scene->counter );
     cnCreateBroadPhase( &scene->bp, &scene->allocator );
 
@@ -331,7 +312,7 @@ static void cntShakeScene( cntScene* scene, int round )
         {
             continue;
         }
-        double r = cntUniform( scene );
+        double r = cntUniform( &scene->rng );
         bool isStatic = shape->kind == cn_proxyStatic;
         if ( isStatic && r > 0.01 )
         {
@@ -371,7 +352,7 @@ static void cntShakeScene( cntScene* scene, int round )
     // destroy about 4% of the ordinary shapes, then refill with new bodies
     for ( int i = 4; i < scene->shapeCount; ++i )
     {
-        if ( scene->shapes[i].alive && cntUniform( scene ) < 0.04 )
+        if ( scene->shapes[i].alive && cntUniform( &scene->rng ) < 0.04 )
         {
             cntRemoveShape( scene, i );
         }

@@ -7,6 +7,7 @@
 #include "ccd_support.h"
 #include "collide.h"
 #include "hull.h"
+#include "test_support.h"
 
 #include "cairn/cairn.h"
 
@@ -15,18 +16,9 @@
 
 #define CNT_PI 3.14159265358979323846
 
-// splitmix64
-typedef struct cntRandom
-{
-    uint64_t state;
-} cntRandom;
-
-uint64_t cntNext( cntRandom* random );
-double cntUniform( cntRandom* random );                           // [0, 1)
-double cntRange( cntRandom* random, double lower, double upper ); // [lower, upper)
+// cntRandom, cntUniform, cntRange and cntDirection are in test_support.h
 double cntLogUniform( cntRandom* random, double lower, double upper );
 int cntIndex( cntRandom* random, int count ); // [0, count)
-cnVec3 cntDirection( cntRandom* random );     // uniform on the unit sphere
 cnQuat cntRotation( cntRandom* random );      // uniform rotation
 
 // Hull templates: unit-sized clouds computed once per test.

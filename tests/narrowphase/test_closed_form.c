@@ -1295,39 +1295,6 @@ END_TEST
 // ---------------------------------------------------------------------------------------------
 // random sweep: a fixed seed, ~20,000 poses per pair function
 
-// splitmix64: a fixed, portable sequence
-typedef struct cntRandom
-{
-    uint64_t state;
-} cntRandom;
-
-static uint64_t cntNext( cntRandom* random )
-{
-    uint64_t z = ( random->state += 0x9e3779b97f4a7c15u );
-    z = ( z ^ ( z >> 30 ) ) * 0xbf58476d1ce4e5b9u;
-    z = ( z ^ ( z >> 27 ) ) * 0x94d049bb133111ebu;
-    return z ^ ( z >> 31 );
-}
-
-// uniform in [0, 1)
-static double cntUniform( cntRandom* random )
-{
-    return (double)( cntNext( random ) >> 11 ) * ( 1.0 / 9007199254740992.0 );
-}
-
-static double cntRange( cntRandom* random, double low, double high )
-{
-    return low + ( high - low ) * cntUniform( random );
-}
-
-static cnVec3 cntDirection( cntRandom* random )
-{
-    double z = 2.0 * cntUniform( random ) - 1.0;
-    double phi = 2.0 * CNT_PI * cntUniform( random );
-    double s = sqrt( fmax( 0.0, 1.0 - z * z ) );
-    return cnMakeVec3( s * cos( phi ), s * sin( phi ), z );
-}
-
 // a random rotation; one time in five a multiple of 90 degrees about a coordinate axis (aligned
 // faces and parallel edges are the cases that break iterative methods)
 static cnQuat cntRotation( cntRandom* random )

@@ -23,7 +23,7 @@ static void teardown( void )
 
 static unsigned s_seed = 12345u;
 
-static double cntRandom( void )
+static double cntSignedRandom( void )
 {
     s_seed = s_seed * 1664525u + 1013904223u;
     return (double)( s_seed >> 8 ) / (double)( 1u << 24 ) * 2.0 - 1.0;
@@ -43,7 +43,7 @@ static cntLcp* cntCreateRandomProblem( void )
             double m[9];
             for ( int k = 0; k < 9; ++k )
             {
-                m[k] = cntRandom();
+                m[k] = cntSignedRandom();
             }
             for ( int r = 0; r < 3; ++r )
             {
@@ -65,11 +65,11 @@ static cntLcp* cntCreateRandomProblem( void )
         double jb[6];
         for ( int k = 0; k < 6; ++k )
         {
-            ja[k] = cntRandom();
-            jb[k] = cntRandom();
+            ja[k] = cntSignedRandom();
+            jb[k] = cntSignedRandom();
         }
         int row = cntAddRow( lcp, cn_rowNormal, pairs[i][0], pairs[i][1], ja, jb );
-        lcp->b[row] = cntRandom();
+        lcp->b[row] = cntSignedRandom();
     }
     return lcp;
 }
