@@ -3,30 +3,36 @@
 # The cn:: aliases hide which branch won and what the upstream targets are called.
 find_package(PkgConfig REQUIRED)
 
+# cn_find_dependency(<alias> <package> <target> <pkg-config module> [REQUIRED])
+# Defines cn::<alias> from the CMake package's <target> when find_package finds one, else from the
+# pkg-config module. Without REQUIRED a missing dependency leaves cn::<alias> undefined.
+function(cn_find_dependency alias package target module)
+    cmake_parse_arguments(ARG "REQUIRED" "" "" ${ARGN})
+    find_package(${package} CONFIG QUIET)
+    if(TARGET ${target})
+        add_library(cn::${alias} INTERFACE IMPORTED GLOBAL)
+        target_link_libraries(cn::${alias} INTERFACE ${target})
+        return()
+    endif()
+    string(TOUPPER "CN_PC_${alias}" prefix)
+    if(ARG_REQUIRED)
+        pkg_check_modules(${prefix} REQUIRED IMPORTED_TARGET GLOBAL ${module})
+    else()
+        pkg_check_modules(${prefix} QUIET IMPORTED_TARGET GLOBAL ${module})
+    endif()
+    if(${prefix}_FOUND)
+        add_library(cn::${alias} ALIAS PkgConfig::${prefix})
+    endif()
+endfunction()
+
 # the C math library, where it is separate
 find_library(CN_LIBM m)
 
-# libccd (GJK, EPA, MPR): a CMake package with target `ccd`; ccd.pc as fallback.
-# Debian's build is double precision (CCD_DOUBLE), which the engine relies on.
-find_package(ccd CONFIG QUIET)
-if(TARGET ccd)
-    add_library(cn::ccd INTERFACE IMPORTED)
-    target_link_libraries(cn::ccd INTERFACE ccd)
-else()
-    pkg_check_modules(CCD REQUIRED IMPORTED_TARGET ccd)
-    add_library(cn::ccd ALIAS PkgConfig::CCD)
-endif()
+# libccd (GJK, EPA, MPR). Debian's build is double precision (CCD_DOUBLE), which the engine relies on.
+cn_find_dependency(ccd ccd ccd ccd REQUIRED)
 
 if(CN_BUILD_SCENE)
-    # cJSON: a CMake package with target `cjson`; libcjson.pc as fallback
-    find_package(cJSON CONFIG QUIET)
-    if(TARGET cjson)
-        add_library(cn::cjson INTERFACE IMPORTED)
-        target_link_libraries(cn::cjson INTERFACE cjson)
-    else()
-        pkg_check_modules(CJSON REQUIRED IMPORTED_TARGET libcjson)
-        add_library(cn::cjson ALIAS PkgConfig::CJSON)
-    endif()
+    cn_find_dependency(cjson cJSON cjson libcjson REQUIRED)
 endif()
 
 if(CN_BUILD_TESTS)
@@ -41,27 +47,8 @@ endif()
 # build time with --reproducible so it reads the specifications it ships with and needs no network.
 set(CN_VIEWER_FOUND OFF)
 if(CN_BUILD_VIEWER)
-    find_package(glfw3 CONFIG QUIET)
-    if(TARGET glfw)
-        add_library(cn::glfw INTERFACE IMPORTED)
-        target_link_libraries(cn::glfw INTERFACE glfw)
-    else()
-        pkg_check_modules(GLFW QUIET IMPORTED_TARGET glfw3)
-        if(GLFW_FOUND)
-            add_library(cn::glfw ALIAS PkgConfig::GLFW)
-        endif()
-    endif()
-
-    find_package(cglm CONFIG QUIET)
-    if(TARGET cglm::cglm)
-        add_library(cn::cglm INTERFACE IMPORTED)
-        target_link_libraries(cn::cglm INTERFACE cglm::cglm)
-    else()
-        pkg_check_modules(CGLM QUIET IMPORTED_TARGET cglm)
-        if(CGLM_FOUND)
-            add_library(cn::cglm ALIAS PkgConfig::CGLM)
-        endif()
-    endif()
+    cn_find_dependency(glfw glfw3 glfw glfw3)
+    cn_find_dependency(cglm cglm cglm::cglm cglm)
 
     set(OpenGL_GL_PREFERENCE GLVND)
     find_package(OpenGL QUIET)

@@ -7,6 +7,7 @@
 // the fragment shader fading that pixel (antialiasing); plot lines are mitred polylines.
 #include "hud.h"
 
+#include "gl_program.h"
 #include "vw_shaders.h"
 
 #include <glad/gl.h>
@@ -60,57 +61,6 @@ static const float vw_plotTitle[4] = { 0.95f, 0.95f, 0.95f, 1.0f };
 static const float vw_plotLabel[4] = { 0.72f, 0.74f, 0.78f, 1.0f };
 static const float vw_plotLegend[4] = { 0.0f, 0.0f, 0.0f, 0.55f };
 
-// --- shaders ------------------------------------------------------------------------------------
-
-static GLuint vwCompileHudShader( GLenum type, const char* name, const char* source )
-{
-    GLuint shader = glCreateShader( type );
-    glShaderSource( shader, 1, &source, NULL );
-    glCompileShader( shader );
-    GLint ok = 0;
-    glGetShaderiv( shader, GL_COMPILE_STATUS, &ok );
-    if ( ok == 0 )
-    {
-        char log[2048] = { 0 };
-        glGetShaderInfoLog( shader, (GLsizei)sizeof( log ), NULL, log );
-        fprintf( stderr, "cairn-viewer: shader %s does not compile:\n%s\n", name, log );
-        glDeleteShader( shader );
-        return 0;
-    }
-    return shader;
-}
-
-static GLuint vwBuildHudProgram( void )
-{
-    GLuint vertex = vwCompileHudShader( GL_VERTEX_SHADER, "hud_vs", vw_shader_hud_vs );
-    GLuint fragment = vwCompileHudShader( GL_FRAGMENT_SHADER, "hud_fs", vw_shader_hud_fs );
-    if ( vertex == 0 || fragment == 0 )
-    {
-        glDeleteShader( vertex );
-        glDeleteShader( fragment );
-        return 0;
-    }
-
-    GLuint program = glCreateProgram();
-    glAttachShader( program, vertex );
-    glAttachShader( program, fragment );
-    glLinkProgram( program );
-    glDeleteShader( vertex );
-    glDeleteShader( fragment );
-
-    GLint ok = 0;
-    glGetProgramiv( program, GL_LINK_STATUS, &ok );
-    if ( ok == 0 )
-    {
-        char log[2048] = { 0 };
-        glGetProgramInfoLog( program, (GLsizei)sizeof( log ), NULL, log );
-        fprintf( stderr, "cairn-viewer: shaders hud_vs + hud_fs do not link:\n%s\n", log );
-        glDeleteProgram( program );
-        return 0;
-    }
-    return program;
-}
-
 vwHud* vwCreateHud( void )
 {
     vwHud* hud = calloc( 1, sizeof( vwHud ) );
@@ -120,7 +70,7 @@ vwHud* vwCreateHud( void )
         return NULL;
     }
 
-    hud->program = vwBuildHudProgram();
+    hud->program = vwLinkProgram( "hud", vw_shader_hud_vs, vw_shader_hud_fs, NULL, NULL );
     if ( hud->program == 0 )
     {
         free( hud );

@@ -390,6 +390,22 @@ static int vwQuarterSteps( int segments )
     return segments / 4 > 2 ? segments / 4 : 2;
 }
 
+// a mesh of one lathe of `profile` (which it frees)
+static bool vwBuildLathe( vwProfilePoint* profile, int count, bool closed, int segments, vwMesh* mesh )
+{
+    int vertexCount = 0, indexCount = 0;
+    vwLatheSize( profile, count, closed, segments, &vertexCount, &indexCount );
+    vwMeshWriter writer;
+    bool ok = vwBeginMesh( &writer, mesh, vertexCount, indexCount );
+    if ( ok )
+    {
+        vwAddLathe( &writer, profile, count, closed, segments );
+        ok = vwEndMesh( &writer );
+    }
+    free( profile );
+    return ok;
+}
+
 static bool vwBuildCapsule( double radius, double halfLength, int segments, vwMesh* mesh )
 {
     int steps = vwQuarterSteps( segments );
@@ -399,18 +415,7 @@ static bool vwBuildCapsule( double radius, double halfLength, int segments, vwMe
         return false;
     }
     int count = vwCapsuleProfile( radius, halfLength, steps, profile );
-
-    int vertexCount = 0, indexCount = 0;
-    vwLatheSize( profile, count, false, segments, &vertexCount, &indexCount );
-    vwMeshWriter writer;
-    bool ok = vwBeginMesh( &writer, mesh, vertexCount, indexCount );
-    if ( ok )
-    {
-        vwAddLathe( &writer, profile, count, false, segments );
-        ok = vwEndMesh( &writer );
-    }
-    free( profile );
-    return ok;
+    return vwBuildLathe( profile, count, false, segments, mesh );
 }
 
 static bool vwBuildTorus( double majorRadius, double minorRadius, int segments, vwMesh* mesh )
@@ -429,17 +434,7 @@ static bool vwBuildTorus( double majorRadius, double minorRadius, int segments, 
         profile[k] = vwMakeProfilePoint( majorRadius + minorRadius * c, minorRadius * s, c, s );
     }
 
-    int vertexCount = 0, indexCount = 0;
-    vwLatheSize( profile, steps, true, segments, &vertexCount, &indexCount );
-    vwMeshWriter writer;
-    bool ok = vwBeginMesh( &writer, mesh, vertexCount, indexCount );
-    if ( ok )
-    {
-        vwAddLathe( &writer, profile, steps, true, segments );
-        ok = vwEndMesh( &writer );
-    }
-    free( profile );
-    return ok;
+    return vwBuildLathe( profile, steps, true, segments, mesh );
 }
 
 // unit cylinder: top disc, side and bottom disc, each with its own vertices

@@ -28,6 +28,7 @@
 // bound, texture unit 0 active (the shadow map stays bound to unit 1).
 #include "render.h"
 
+#include "gl_program.h"
 #include "vw_shaders.h"
 
 #include <cglm/cglm.h>
@@ -199,64 +200,6 @@ static void* vwGrow( void* data, int* capacity, int needed, size_t size )
 // ----------------------------------------------------------------------------------------------
 // shaders
 
-static void vwPrintLog( GLuint object, bool isProgram )
-{
-    GLint length = 0;
-    if ( isProgram )
-    {
-        glGetProgramiv( object, GL_INFO_LOG_LENGTH, &length );
-    }
-    else
-    {
-        glGetShaderiv( object, GL_INFO_LOG_LENGTH, &length );
-    }
-    char* log = length > 0 ? malloc( (size_t)length ) : NULL;
-    if ( log == NULL )
-    {
-        fprintf( stderr, "(no log)\n" );
-        return;
-    }
-    if ( isProgram )
-    {
-        glGetProgramInfoLog( object, length, NULL, log );
-    }
-    else
-    {
-        glGetShaderInfoLog( object, length, NULL, log );
-    }
-    fprintf( stderr, "%s\n", log );
-    free( log );
-}
-
-/// Compile one shader: `defines` and `common` (nullable: sky_common.glsl) go in right after the
-/// source's first line, its #version; `common`'s lines are numbered from 1001 (and its source
-/// string is 1) so that the log tells them apart. 0 (and the log on stderr) on failure.
-static GLuint vwCompileShader( GLenum type, const char* name, const char* source, const char* defines,
-                               const char* common )
-{
-    const char* body = strchr( source, '\n' );
-    body = body != NULL ? body + 1 : source + strlen( source );
-    const char* shared = common != NULL ? common : "";
-    const GLchar* parts[6] = { source, defines, "#line 1001 1\n", shared, "\n#line 2 0\n", body };
-    GLint lengths[6] = { (GLint)( body - source ), -1, -1, -1, -1, -1 };
-
-    GLuint shader = glCreateShader( type );
-    glShaderSource( shader, 6, parts, lengths );
-    glCompileShader( shader );
-
-    GLint ok = GL_FALSE;
-    glGetShaderiv( shader, GL_COMPILE_STATUS, &ok );
-    if ( ok == GL_FALSE )
-    {
-        fprintf( stderr, "cairn-viewer: shader %s failed to compile%s:\n", name,
-                 common != NULL ? " (lines 1001 on are sky_common.glsl's 1 on)" : "" );
-        vwPrintLog( shader, false );
-        glDeleteShader( shader );
-        return 0;
-    }
-    return shader;
-}
-
 /// Build a program from its two shaders and look up its uniforms; false (log on stderr) on failure.
 /// With `common`, the fragment shader gets sky_common.glsl; `shadows` defines VW_SHADOWS 0 or 1
 /// in both shaders (a branch on a uniform would cost the lookups anyway on software renderers).
@@ -264,40 +207,14 @@ static bool vwBuildProgram( vwProgram* program, const char* name, const char* ve
                             const char* fragmentSource, bool common, bool shadows )
 {
     *program = ( vwProgram ){ 0 };
-    char vertexName[64];
-    char fragmentName[64];
     const char* variant = shadows ? " [VW_SHADOWS 1]" : "";
-    snprintf( vertexName, sizeof( vertexName ), "%s_vs%s", name, variant );
-    snprintf( fragmentName, sizeof( fragmentName ), "%s_fs%s", name, variant );
-
     const char* defines = shadows ? "#define VW_SHADOWS 1\n" : "#define VW_SHADOWS 0\n";
-    GLuint vertex = vwCompileShader( GL_VERTEX_SHADER, vertexName, vertexSource, defines, NULL );
-    GLuint fragment = vwCompileShader( GL_FRAGMENT_SHADER, fragmentName, fragmentSource, defines,
-                                       common ? vw_shader_sky_common : NULL );
-    if ( vertex == 0 || fragment == 0 )
+    char label[64];
+    snprintf( label, sizeof( label ), "%s%s", name, variant );
+    GLuint id =
+        vwLinkProgram( label, vertexSource, fragmentSource, defines, common ? vw_shader_sky_common : NULL );
+    if ( id == 0 )
     {
-        glDeleteShader( vertex );
-        glDeleteShader( fragment );
-        return false;
-    }
-
-    GLuint id = glCreateProgram();
-    glAttachShader( id, vertex );
-    glAttachShader( id, fragment );
-    glLinkProgram( id );
-    glDetachShader( id, vertex );
-    glDetachShader( id, fragment );
-    glDeleteShader( vertex );
-    glDeleteShader( fragment );
-
-    GLint ok = GL_FALSE;
-    glGetProgramiv( id, GL_LINK_STATUS, &ok );
-    if ( ok == GL_FALSE )
-    {
-        fprintf( stderr, "cairn-viewer: program %s (%s + %s) failed to link:\n", name, vertexName,
-                 fragmentName );
-        vwPrintLog( id, true );
-        glDeleteProgram( id );
         return false;
     }
 

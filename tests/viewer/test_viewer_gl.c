@@ -15,6 +15,7 @@
 #define STBI_ONLY_PNG
 #include <math.h>
 #include <stb_image.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,22 @@ typedef struct cntReport
     double stepMs;
 } cntReport;
 
+// snprintf that fails the test instead of cutting a path short
+static void cntFormat( char* buffer, size_t size, const char* format, ... )
+#if defined( __GNUC__ )
+    __attribute__( ( format( printf, 3, 4 ) ) )
+#endif
+    ;
+static void cntFormat( char* buffer, size_t size, const char* format, ... )
+{
+    va_list args;
+    va_start( args, format );
+    int length = vsnprintf( buffer, size, format, args );
+    va_end( args );
+    ck_assert_msg( length >= 0 && (size_t)length < size, "a path or command does not fit in %zu bytes",
+                   size );
+}
+
 static char* cntReadFile( const char* path )
 {
     FILE* file = fopen( path, "rb" );
@@ -73,8 +90,8 @@ static char* cntReadFile( const char* path )
 static int cntRunViewer( const char* arguments, const char* errorPath )
 {
     char command[4096];
-    snprintf( command, sizeof( command ), "'%s' %s > /dev/null 2> '%s'", CN_VIEWER_PATH, arguments,
-              errorPath != NULL ? errorPath : "/dev/null" );
+    cntFormat( command, sizeof( command ), "'%s' %s > /dev/null 2> '%s'", CN_VIEWER_PATH, arguments,
+               errorPath != NULL ? errorPath : "/dev/null" );
     int status = system( command );
     return WIFEXITED( status ) ? WEXITSTATUS( status ) : -1;
 }
@@ -305,21 +322,21 @@ START_TEST( screenshot_shows_the_scene )
 {
     const char* scene = s_scenes[_i];
     char base[512], arguments[2048], path[4][600], report[2][600], errors[600];
-    snprintf( base, sizeof( base ), "%s/viewer_%s", CN_TEST_OUTPUT_DIR, scene );
+    cntFormat( base, sizeof( base ), "%s/viewer_%s", CN_TEST_OUTPUT_DIR, scene );
     const char* names[4] = { "full", "plain", "empty", "shadow" };
     const char* flags[4] = { "", "--no-hud --no-shadows", "--no-hud --no-shadows --hide-bodies", "--no-hud" };
-    snprintf( errors, sizeof( errors ), "%s_stderr.txt", base );
+    cntFormat( errors, sizeof( errors ), "%s_stderr.txt", base );
     for ( int k = 0; k < 4; ++k )
     {
-        snprintf( path[k], sizeof( path[k] ), "%s_%s.png", base, names[k] );
+        cntFormat( path[k], sizeof( path[k] ), "%s_%s.png", base, names[k] );
         if ( k < 2 )
         {
-            snprintf( report[k], sizeof( report[k] ), "%s_%s.json", base, names[k] );
+            cntFormat( report[k], sizeof( report[k] ), "%s_%s.json", base, names[k] );
         }
-        snprintf( arguments, sizeof( arguments ),
-                  "'%s/scenes/%s.json' --headless --frames 20 --size %dx%d --screenshot '%s' %s%s%s",
-                  CN_ASSETS_DIR, scene, CNT_WIDTH, CNT_HEIGHT, path[k], flags[k], k < 2 ? " --report " : "",
-                  k < 2 ? report[k] : "" );
+        cntFormat( arguments, sizeof( arguments ),
+                   "'%s/scenes/%s.json' --headless --frames 20 --size %dx%d --screenshot '%s' %s%s%s",
+                   CN_ASSETS_DIR, scene, CNT_WIDTH, CNT_HEIGHT, path[k], flags[k], k < 2 ? " --report " : "",
+                   k < 2 ? report[k] : "" );
         int status = cntRunViewer( arguments, errors );
         ck_assert_msg( status == 0, "%s: cairn-viewer %s exited with %d (stderr in %s)", scene, arguments,
                        status, errors );
@@ -388,11 +405,11 @@ END_TEST
 START_TEST( script_switches_solvers_and_the_hud_follows )
 {
     char script[600], log[600], errors[600], shot[2][600], arguments[2048];
-    snprintf( script, sizeof( script ), "%s/viewer_switch.script", CN_TEST_OUTPUT_DIR );
-    snprintf( log, sizeof( log ), "%s/viewer_switch.csv", CN_TEST_OUTPUT_DIR );
-    snprintf( errors, sizeof( errors ), "%s/viewer_switch_stderr.txt", CN_TEST_OUTPUT_DIR );
-    snprintf( shot[0], sizeof( shot[0] ), "%s/viewer_switch_pgs.png", CN_TEST_OUTPUT_DIR );
-    snprintf( shot[1], sizeof( shot[1] ), "%s/viewer_switch_psor.png", CN_TEST_OUTPUT_DIR );
+    cntFormat( script, sizeof( script ), "%s/viewer_switch.script", CN_TEST_OUTPUT_DIR );
+    cntFormat( log, sizeof( log ), "%s/viewer_switch.csv", CN_TEST_OUTPUT_DIR );
+    cntFormat( errors, sizeof( errors ), "%s/viewer_switch_stderr.txt", CN_TEST_OUTPUT_DIR );
+    cntFormat( shot[0], sizeof( shot[0] ), "%s/viewer_switch_pgs.png", CN_TEST_OUTPUT_DIR );
+    cntFormat( shot[1], sizeof( shot[1] ), "%s/viewer_switch_psor.png", CN_TEST_OUTPUT_DIR );
     FILE* file = fopen( script, "w" );
     ck_assert_ptr_nonnull( file );
     fprintf( file,
@@ -412,9 +429,9 @@ START_TEST( script_switches_solvers_and_the_hud_follows )
              "260 drop capsule\n",
              shot[0], shot[1] );
     fclose( file );
-    snprintf( arguments, sizeof( arguments ),
-              "'%s/scenes/tower10.json' --headless --frames 300 --size 640x480 --script '%s' --hud-log '%s'",
-              CN_ASSETS_DIR, script, log );
+    cntFormat( arguments, sizeof( arguments ),
+               "'%s/scenes/tower10.json' --headless --frames 300 --size 640x480 --script '%s' --hud-log '%s'",
+               CN_ASSETS_DIR, script, log );
     int status = cntRunViewer( arguments, errors );
     ck_assert_msg( status == 0, "cairn-viewer exited with %d (stderr in %s)", status, errors );
     cntCheckSanitizerLog( errors );
@@ -490,13 +507,13 @@ END_TEST
 START_TEST( dragging_a_body_moves_it_with_the_cursor )
 {
     char first[600], final[600], script[600], errors[600], arguments[2048];
-    snprintf( first, sizeof( first ), "%s/viewer_drag_start.json", CN_TEST_OUTPUT_DIR );
-    snprintf( final, sizeof( final ), "%s/viewer_drag_end.json", CN_TEST_OUTPUT_DIR );
-    snprintf( script, sizeof( script ), "%s/viewer_drag.script", CN_TEST_OUTPUT_DIR );
-    snprintf( errors, sizeof( errors ), "%s/viewer_drag_stderr.txt", CN_TEST_OUTPUT_DIR );
-    snprintf( arguments, sizeof( arguments ),
-              "'%s/scenes/tower10.json' --headless --frames 1 --size 640x480 --report '%s'", CN_ASSETS_DIR,
-              first );
+    cntFormat( first, sizeof( first ), "%s/viewer_drag_start.json", CN_TEST_OUTPUT_DIR );
+    cntFormat( final, sizeof( final ), "%s/viewer_drag_end.json", CN_TEST_OUTPUT_DIR );
+    cntFormat( script, sizeof( script ), "%s/viewer_drag.script", CN_TEST_OUTPUT_DIR );
+    cntFormat( errors, sizeof( errors ), "%s/viewer_drag_stderr.txt", CN_TEST_OUTPUT_DIR );
+    cntFormat( arguments, sizeof( arguments ),
+               "'%s/scenes/tower10.json' --headless --frames 1 --size 640x480 --report '%s'", CN_ASSETS_DIR,
+               first );
     ck_assert_int_eq( cntRunViewer( arguments, errors ), 0 );
     cntReport start = cntLoadReport( first );
     int top = -1;
@@ -516,9 +533,9 @@ START_TEST( dragging_a_body_moves_it_with_the_cursor )
     ck_assert_ptr_nonnull( file );
     fprintf( file, "1 grab %.1f %.1f\n2 move %.1f %.1f\n", x, y, x, y - 100.0 );
     fclose( file );
-    snprintf( arguments, sizeof( arguments ),
-              "'%s/scenes/tower10.json' --headless --frames 150 --size 640x480 --script '%s' --report '%s'",
-              CN_ASSETS_DIR, script, final );
+    cntFormat( arguments, sizeof( arguments ),
+               "'%s/scenes/tower10.json' --headless --frames 150 --size 640x480 --script '%s' --report '%s'",
+               CN_ASSETS_DIR, script, final );
     int status = cntRunViewer( arguments, errors );
     ck_assert_msg( status == 0, "cairn-viewer exited with %d (stderr in %s)", status, errors );
     cntCheckSanitizerLog( errors );
@@ -563,15 +580,15 @@ END_TEST
 START_TEST( bad_input_is_named_and_refused )
 {
     char scene[600], script[600], errors[600], arguments[2048];
-    snprintf( scene, sizeof( scene ), "%s/viewer_bad_scene.json", CN_TEST_OUTPUT_DIR );
-    snprintf( script, sizeof( script ), "%s/viewer_bad.script", CN_TEST_OUTPUT_DIR );
-    snprintf( errors, sizeof( errors ), "%s/viewer_bad_stderr.txt", CN_TEST_OUTPUT_DIR );
+    cntFormat( scene, sizeof( scene ), "%s/viewer_bad_scene.json", CN_TEST_OUTPUT_DIR );
+    cntFormat( script, sizeof( script ), "%s/viewer_bad.script", CN_TEST_OUTPUT_DIR );
+    cntFormat( errors, sizeof( errors ), "%s/viewer_bad_stderr.txt", CN_TEST_OUTPUT_DIR );
     FILE* file = fopen( scene, "w" );
     ck_assert_ptr_nonnull( file );
     fprintf( file, "{\n  \"version\": 1,\n  \"bodies\": [\n    { \"shapes\": [ { \"type\": \"sphere\", "
                    "\"radius\": -1 } ] }\n  ]\n}\n" );
     fclose( file );
-    snprintf( arguments, sizeof( arguments ), "'%s' --headless --frames 2", scene );
+    cntFormat( arguments, sizeof( arguments ), "'%s' --headless --frames 2", scene );
     ck_assert_int_ne( cntRunViewer( arguments, errors ), 0 );
     char* text = cntReadFile( errors );
     ck_assert_msg( text != NULL && strstr( text, "viewer_bad_scene.json:4:" ) != NULL &&
@@ -583,16 +600,16 @@ START_TEST( bad_input_is_named_and_refused )
     ck_assert_ptr_nonnull( file );
     fprintf( file, "0 pause\n5 color plaid\n" );
     fclose( file );
-    snprintf( arguments, sizeof( arguments ), "'%s/scenes/tower10.json' --headless --frames 2 --script '%s'",
-              CN_ASSETS_DIR, script );
+    cntFormat( arguments, sizeof( arguments ), "'%s/scenes/tower10.json' --headless --frames 2 --script '%s'",
+               CN_ASSETS_DIR, script );
     ck_assert_int_ne( cntRunViewer( arguments, errors ), 0 );
     text = cntReadFile( errors );
     ck_assert_msg( text != NULL && strstr( text, "viewer_bad.script:2:" ) != NULL, "%s",
                    text != NULL ? text : "" );
     free( text );
 
-    snprintf( arguments, sizeof( arguments ),
-              "'%s/scenes/tower10.json' --headless --frames 3 --solver no_such_solver", CN_ASSETS_DIR );
+    cntFormat( arguments, sizeof( arguments ),
+               "'%s/scenes/tower10.json' --headless --frames 3 --solver no_such_solver", CN_ASSETS_DIR );
     ck_assert_int_ne( cntRunViewer( arguments, errors ), 0 );
     text = cntReadFile( errors );
     ck_assert_msg( text != NULL && strstr( text, "--solver no_such_solver: no such solver" ) != NULL, "%s",
