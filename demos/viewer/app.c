@@ -439,9 +439,6 @@ static void vwApplyPickSpring( vwApp* app )
     cnVec3 force =
         cnSub( cnScale( 1.0 / h, impulse ), cnScale( mass.mass, cnWorld_GetGravity( app->worldId ) ) );
     cnBody_ApplyForce( pick->bodyId, force, anchor );
-    fprintf( stderr, "err %.3f %.3f %.3f target %.2f %.2f %.2f force %.1f %.1f %.1f imp %.3f\n", error.x,
-             error.y, error.z, pick->target.x, pick->target.y, pick->target.z, force.x, force.y, force.z,
-             length );
 
     // a held body would swing about the grabbed point for ever: damp its spin at 4 / s
     cnMat3 inertia = cnRotateTensor( transform.q, mass.inertia );
