@@ -175,9 +175,27 @@ static void vwApplySets( vwApp* app )
     }
 }
 
+// The engine's errors and warnings: on the HUD's message line, and on stderr the first time a
+// message comes and then once every 100 repeats (a solver that fails every step would flood it)
+static void vwEngineLog( cnLogLevel level, int status, const char* message, void* context )
+{
+    (void)status;
+    vwApp* app = context;
+    app->engineMessages += 1;
+    if ( app->engineMessages == 1 || app->engineMessages % 100 == 0 )
+    {
+        fprintf( stderr, "cairn: %s: %s%s\n", level == cn_logError ? "error" : "warning", message,
+                 app->engineMessages > 1 ? " (and more like it: see the HUD)" : "" );
+    }
+    snprintf( app->message, sizeof( app->message ), "%s", message );
+    app->messageTime = glfwGetTime();
+}
+
 bool vwLoadScene( vwApp* app, const char* path )
 {
     cnSceneOptions options = cnDefaultSceneOptions();
+    options.worldDef.logFcn = vwEngineLog;
+    options.worldDef.logContext = app;
     cnScene scene = { 0 };
     cnSceneError error = { 0 };
     cnStatus status = cnLoadSceneFile( path, &options, &scene, &error );

@@ -177,6 +177,7 @@ typedef struct vwApp
     double lastMouseX, lastMouseY;
     char message[256]; ///< a line for the HUD (last action or error), shown for a few seconds
     double messageTime;
+    long long engineMessages; ///< errors and warnings the engine logged
 
     // matrices of the last frame (column major), for picking and the report
     float view[16];
