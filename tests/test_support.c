@@ -136,3 +136,27 @@ void cntShuffle( cntRandom* random, cnVec3* points, int count )
         points[j] = swap;
     }
 }
+
+char* cntReadText( const char* path, size_t* length )
+{
+    FILE* file = fopen( path, "rb" );
+    if ( file == NULL )
+    {
+        return NULL;
+    }
+    fseek( file, 0, SEEK_END );
+    long size = ftell( file );
+    fseek( file, 0, SEEK_SET );
+    char* text = size >= 0 ? malloc( (size_t)size + 1 ) : NULL;
+    size_t got = text != NULL ? fread( text, 1, (size_t)size, file ) : 0;
+    fclose( file );
+    if ( text != NULL )
+    {
+        text[got] = '\0';
+    }
+    if ( length != NULL )
+    {
+        *length = got;
+    }
+    return text;
+}

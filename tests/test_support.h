@@ -71,3 +71,7 @@ double cntUniform( cntRandom* random );                           // [0, 1)
 double cntRange( cntRandom* random, double lower, double upper ); // [lower, upper)
 cnVec3 cntDirection( cntRandom* random );                         // uniform on the unit sphere
 void cntShuffle( cntRandom* random, cnVec3* points, int count );  // a uniform permutation
+
+// The whole file, malloc'ed and zero-terminated, its length in `length` (nullable); NULL when it
+// cannot be read.
+char* cntReadText( const char* path, size_t* length );

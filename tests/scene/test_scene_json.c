@@ -116,24 +116,6 @@ static void cntPath( char* buffer, size_t size, const char* directory, const cha
     snprintf( buffer, size, "%s/%s", directory, name );
 }
 
-// The whole file, malloc'ed and terminated; NULL if it cannot be read.
-static char* cntReadText( const char* path, size_t* length )
-{
-    FILE* file = fopen( path, "rb" );
-    if ( file == NULL )
-    {
-        return NULL;
-    }
-    fseek( file, 0, SEEK_END );
-    long size = ftell( file );
-    fseek( file, 0, SEEK_SET );
-    char* text = malloc( (size_t)size + 1 );
-    *length = fread( text, 1, (size_t)size, file );
-    text[*length] = 0;
-    fclose( file );
-    return text;
-}
-
 static cJSON* cntParseFile( const char* path )
 {
     size_t length = 0;

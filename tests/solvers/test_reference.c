@@ -24,19 +24,8 @@
 
 static cJSON* cntReadJson( const char* path )
 {
-    FILE* file = fopen( path, "rb" );
-    if ( file == NULL )
-    {
-        return NULL;
-    }
-    fseek( file, 0, SEEK_END );
-    long size = ftell( file );
-    fseek( file, 0, SEEK_SET );
-    char* text = malloc( (size_t)size + 1 );
-    size_t read = fread( text, 1, (size_t)size, file );
-    fclose( file );
-    text[read] = '\0';
-    cJSON* root = cJSON_Parse( text );
+    char* text = cntReadText( path, NULL );
+    cJSON* root = text != NULL ? cJSON_Parse( text ) : NULL;
     free( text );
     return root;
 }

@@ -66,26 +66,6 @@ static void cntFormat( char* buffer, size_t size, const char* format, ... )
                    size );
 }
 
-static char* cntReadFile( const char* path )
-{
-    FILE* file = fopen( path, "rb" );
-    if ( file == NULL )
-    {
-        return NULL;
-    }
-    fseek( file, 0, SEEK_END );
-    long size = ftell( file );
-    fseek( file, 0, SEEK_SET );
-    char* text = malloc( (size_t)size + 1 );
-    size_t got = text != NULL ? fread( text, 1, (size_t)size, file ) : 0;
-    fclose( file );
-    if ( text != NULL )
-    {
-        text[got] = '\0';
-    }
-    return text;
-}
-
 // run the viewer with `arguments`; stderr goes to `errorPath` (nullable); the exit status
 static int cntRunViewer( const char* arguments, const char* errorPath )
 {
@@ -100,7 +80,7 @@ static int cntRunViewer( const char* arguments, const char* errorPath )
 // unloads its driver at run time, so its leaks have no symbols): none in our sources
 static void cntCheckSanitizerLog( const char* errorPath )
 {
-    char* text = cntReadFile( errorPath );
+    char* text = cntReadText( errorPath, NULL );
     ck_assert_ptr_nonnull( text );
     bool asanError =
         strstr( text, "ERROR: AddressSanitizer" ) != NULL || strstr( text, "runtime error:" ) != NULL;
@@ -133,7 +113,7 @@ static void cntFreeImage( cntImage* image )
 static cntReport cntLoadReport( const char* path )
 {
     cntReport report = { 0 };
-    char* text = cntReadFile( path );
+    char* text = cntReadText( path, NULL );
     ck_assert_msg( text != NULL, "no report %s", path );
     cJSON* root = cJSON_Parse( text );
     free( text );
@@ -436,7 +416,7 @@ START_TEST( script_switches_solvers_and_the_hud_follows )
     ck_assert_msg( status == 0, "cairn-viewer exited with %d (stderr in %s)", status, errors );
     cntCheckSanitizerLog( errors );
 
-    char* text = cntReadFile( log );
+    char* text = cntReadText( log, NULL );
     ck_assert_ptr_nonnull( text );
     int rows = 0, wrong = 0;
     double logResidual[3] = { 0, 0, 0 };
@@ -590,7 +570,7 @@ START_TEST( bad_input_is_named_and_refused )
     fclose( file );
     cntFormat( arguments, sizeof( arguments ), "'%s' --headless --frames 2", scene );
     ck_assert_int_ne( cntRunViewer( arguments, errors ), 0 );
-    char* text = cntReadFile( errors );
+    char* text = cntReadText( errors, NULL );
     ck_assert_msg( text != NULL && strstr( text, "viewer_bad_scene.json:4:" ) != NULL &&
                        strstr( text, "radius" ) != NULL,
                    "%s", text != NULL ? text : "(none)" );
@@ -603,7 +583,7 @@ START_TEST( bad_input_is_named_and_refused )
     cntFormat( arguments, sizeof( arguments ), "'%s/scenes/tower10.json' --headless --frames 2 --script '%s'",
                CN_ASSETS_DIR, script );
     ck_assert_int_ne( cntRunViewer( arguments, errors ), 0 );
-    text = cntReadFile( errors );
+    text = cntReadText( errors, NULL );
     ck_assert_msg( text != NULL && strstr( text, "viewer_bad.script:2:" ) != NULL, "%s",
                    text != NULL ? text : "" );
     free( text );
@@ -611,7 +591,7 @@ START_TEST( bad_input_is_named_and_refused )
     cntFormat( arguments, sizeof( arguments ),
                "'%s/scenes/tower10.json' --headless --frames 3 --solver no_such_solver", CN_ASSETS_DIR );
     ck_assert_int_ne( cntRunViewer( arguments, errors ), 0 );
-    text = cntReadFile( errors );
+    text = cntReadText( errors, NULL );
     ck_assert_msg( text != NULL && strstr( text, "--solver no_such_solver: no such solver" ) != NULL, "%s",
                    text != NULL ? text : "" );
     free( text );
