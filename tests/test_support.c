@@ -160,3 +160,65 @@ char* cntReadText( const char* path, size_t* length )
     }
     return text;
 }
+
+// every byte zero first, as a geometry read through another member of the union would see
+static cnGeometry cntZeroGeometry( cnShapeType type )
+{
+    cnGeometry g;
+    memset( &g, 0, sizeof( g ) );
+    g.type = type;
+    return g;
+}
+
+cnGeometry cntSphereGeometry( double radius )
+{
+    cnGeometry g = cntZeroGeometry( cn_sphereShape );
+    g.sphere.radius = radius;
+    return g;
+}
+
+cnGeometry cntBoxGeometry( double hx, double hy, double hz )
+{
+    cnGeometry g = cntZeroGeometry( cn_boxShape );
+    g.box.halfExtents = cnMakeVec3( hx, hy, hz );
+    return g;
+}
+
+cnGeometry cntCapsuleGeometry( double radius, double halfLength )
+{
+    cnGeometry g = cntZeroGeometry( cn_capsuleShape );
+    g.capsule.radius = radius;
+    g.capsule.halfLength = halfLength;
+    return g;
+}
+
+cnGeometry cntCylinderGeometry( double radius, double halfLength )
+{
+    cnGeometry g = cntZeroGeometry( cn_cylinderShape );
+    g.cylinder.radius = radius;
+    g.cylinder.halfLength = halfLength;
+    return g;
+}
+
+cnGeometry cntEllipsoidGeometry( double a, double b, double c )
+{
+    cnGeometry g = cntZeroGeometry( cn_ellipsoidShape );
+    g.ellipsoid.radii = cnMakeVec3( a, b, c );
+    return g;
+}
+
+cnGeometry cntTorusGeometry( double majorRadius, double minorRadius )
+{
+    cnGeometry g = cntZeroGeometry( cn_torusShape );
+    g.torus.majorRadius = majorRadius;
+    g.torus.minorRadius = minorRadius;
+    return g;
+}
+
+cnGeometry cntPlaneGeometry( cnVec3 normal, double offset )
+{
+    cnGeometry g = cntZeroGeometry( cn_planeShape );
+    g.plane.normal = normal;
+    g.plane.offset = offset;
+    return g;
+}

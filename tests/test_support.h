@@ -75,3 +75,12 @@ void cntShuffle( cntRandom* random, cnVec3* points, int count );  // a uniform p
 // The whole file, malloc'ed and zero-terminated, its length in `length` (nullable); NULL when it
 // cannot be read.
 char* cntReadText( const char* path, size_t* length );
+
+// Geometries by their dimensions (see cnGeometry), everything else zero.
+cnGeometry cntSphereGeometry( double radius );
+cnGeometry cntBoxGeometry( double hx, double hy, double hz );
+cnGeometry cntCapsuleGeometry( double radius, double halfLength );
+cnGeometry cntCylinderGeometry( double radius, double halfLength );
+cnGeometry cntEllipsoidGeometry( double a, double b, double c );
+cnGeometry cntTorusGeometry( double majorRadius, double minorRadius );
+cnGeometry cntPlaneGeometry( cnVec3 normal, double offset );

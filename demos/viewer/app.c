@@ -86,22 +86,13 @@ static void vwDescribeScene( vwApp* app )
     {
         return;
     }
-    FILE* file = fopen( app->scenes[app->sceneCursor], "rb" );
-    if ( file == NULL )
-    {
-        return;
-    }
-    fseek( file, 0, SEEK_END );
-    long size = ftell( file );
-    fseek( file, 0, SEEK_SET );
-    char* text = size > 0 && size < ( 64L << 20 ) ? malloc( (size_t)size + 1 ) : NULL;
-    size_t got = text != NULL ? fread( text, 1, (size_t)size, file ) : 0;
-    fclose( file );
+    char error[256];
+    char* text =
+        vwReadTextFile( app->scenes[app->sceneCursor], (size_t)64 << 20, error, (int)sizeof( error ) );
     if ( text == NULL )
     {
         return;
     }
-    text[got] = '\0';
     cJSON* root = cJSON_Parse( text );
     free( text );
     const cJSON* description = cJSON_GetObjectItemCaseSensitive( root, "description" );

@@ -296,32 +296,30 @@ bool vwParseScript( const char* text, const char* fileName, vwScript* script, ch
     return true;
 }
 
-bool vwLoadScript( const char* path, vwScript* script, char* error, int errorSize )
+char* vwReadTextFile( const char* path, size_t maxBytes, char* error, int errorSize )
 {
-    *script = ( vwScript ){ 0 };
     FILE* file = fopen( path, "rb" );
     if ( file == NULL )
     {
         snprintf( error, (size_t)errorSize, "%s: cannot open: %s", path, strerror( errno ) );
-        return false;
+        return NULL;
     }
     char* text = NULL;
     size_t size = 0;
     size_t capacity = 0;
-    bool ok = true;
     for ( ;; )
     {
         if ( size + 4096 + 1 > capacity )
         {
             capacity = capacity > 0 ? 2 * capacity : 8192;
-            char* grown = realloc( text, capacity );
-            if ( grown == NULL || capacity > ( (size_t)16 << 20 ) )
+            char* grown = capacity <= maxBytes + 4096 + 1 ? realloc( text, capacity ) : NULL;
+            if ( grown == NULL )
             {
-                free( grown != NULL ? grown : text );
-                text = NULL;
-                snprintf( error, (size_t)errorSize, "%s: too large or out of memory", path );
-                ok = false;
-                break;
+                free( text );
+                fclose( file );
+                snprintf( error, (size_t)errorSize, "%s: larger than %zu bytes, or out of memory", path,
+                          maxBytes );
+                return NULL;
             }
             text = grown;
         }
@@ -333,12 +331,19 @@ bool vwLoadScript( const char* path, vwScript* script, char* error, int errorSiz
         }
     }
     fclose( file );
-    if ( ok == false )
+    text[size] = '\0';
+    return text;
+}
+
+bool vwLoadScript( const char* path, vwScript* script, char* error, int errorSize )
+{
+    *script = ( vwScript ){ 0 };
+    char* text = vwReadTextFile( path, (size_t)16 << 20, error, errorSize );
+    if ( text == NULL )
     {
         return false;
     }
-    text[size] = '\0';
-    ok = vwParseScript( text, path, script, error, errorSize );
+    bool ok = vwParseScript( text, path, script, error, errorSize );
     free( text );
     return ok;
 }

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define VW_SCRIPT_ARGUMENT_CAPACITY 256
 
@@ -63,6 +64,11 @@ typedef struct vwScript
 bool vwParseScript( const char* text, const char* fileName, vwScript* script, char* error, int errorSize );
 bool vwLoadScript( const char* path, vwScript* script, char* error, int errorSize );
 void vwFreeScript( vwScript* script );
+
+/// A whole text file, malloc'ed and zero-terminated (scripts, and the scene picker's
+/// descriptions). NULL with "PATH: what" in `error` when it cannot be read or is larger than
+/// `maxBytes`.
+char* vwReadTextFile( const char* path, size_t maxBytes, char* error, int errorSize );
 
 /// Names of the drop shapes and colour modes, for parsing and the HUD.
 extern const char* const vw_dropNames[6];

@@ -248,6 +248,11 @@ void vwUpdateColors( vwApp* app )
     }
 
     // contact forces (impulse over the step) and islands (union-find over dynamic bodies)
+    cnBodyArrays arrays = cnWorld_GetBodyArrays( app->worldId );
+    if ( arrays.count != n )
+    {
+        return;
+    }
     for ( int i = 0; i < n; ++i )
     {
         app->bodyForces[i] = 0.0;
@@ -264,8 +269,8 @@ void vwUpdateColors( vwApp* app )
         {
             impulse += contact->points[k].normalImpulse;
         }
-        bool dynamicA = a >= 0 && cnBody_GetType( contact->bodyA ) == cn_dynamicBody;
-        bool dynamicB = b >= 0 && cnBody_GetType( contact->bodyB ) == cn_dynamicBody;
+        bool dynamicA = a >= 0 && arrays.types[a] == cn_dynamicBody;
+        bool dynamicB = b >= 0 && arrays.types[b] == cn_dynamicBody;
         if ( a >= 0 )
         {
             app->bodyForces[a] += impulse / dt;
@@ -282,9 +287,8 @@ void vwUpdateColors( vwApp* app )
         }
     }
 
-    cnBodyArrays arrays = cnWorld_GetBodyArrays( app->worldId );
     double g = cnLength( cnWorld_GetGravity( app->worldId ) );
-    for ( int i = 0; i < n && i < arrays.count; ++i )
+    for ( int i = 0; i < n; ++i )
     {
         float* rgb = app->bodyColors + 3 * i;
         if ( arrays.types[i] == cn_staticBody )

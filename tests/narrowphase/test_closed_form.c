@@ -31,63 +31,6 @@ static bool cntVerbose( void )
 // ---------------------------------------------------------------------------------------------
 // shapes
 
-static cnGeometry cntSphere( double radius )
-{
-    cnGeometry g;
-    memset( &g, 0, sizeof( g ) );
-    g.type = cn_sphereShape;
-    g.sphere.radius = radius;
-    return g;
-}
-
-static cnGeometry cntBox( double hx, double hy, double hz )
-{
-    cnGeometry g;
-    memset( &g, 0, sizeof( g ) );
-    g.type = cn_boxShape;
-    g.box.halfExtents = cnMakeVec3( hx, hy, hz );
-    return g;
-}
-
-static cnGeometry cntCapsule( double radius, double halfLength )
-{
-    cnGeometry g;
-    memset( &g, 0, sizeof( g ) );
-    g.type = cn_capsuleShape;
-    g.capsule.radius = radius;
-    g.capsule.halfLength = halfLength;
-    return g;
-}
-
-static cnGeometry cntCylinder( double radius, double halfLength )
-{
-    cnGeometry g;
-    memset( &g, 0, sizeof( g ) );
-    g.type = cn_cylinderShape;
-    g.cylinder.radius = radius;
-    g.cylinder.halfLength = halfLength;
-    return g;
-}
-
-static cnGeometry cntEllipsoid( double a, double b, double c )
-{
-    cnGeometry g;
-    memset( &g, 0, sizeof( g ) );
-    g.type = cn_ellipsoidShape;
-    g.ellipsoid.radii = cnMakeVec3( a, b, c );
-    return g;
-}
-
-static cnGeometry cntPlane( cnVec3 normal, double offset )
-{
-    cnGeometry g;
-    memset( &g, 0, sizeof( g ) );
-    g.type = cn_planeShape;
-    g.plane.normal = normal;
-    g.plane.offset = offset;
-    return g;
-}
-
 static cnCollisionShape cntPlace( const cnGeometry* geometry, cnVec3 position, cnQuat rotation )
 {
     cnCollisionShape s;
@@ -451,7 +394,7 @@ static void cntCapsuleEnds( const cnCollisionShape* s, cnVec3* start, cnVec3* di
 
 START_TEST( spheres_closed_form )
 {
-    cnGeometry ga = cntSphere( 1.0 ), gb = cntSphere( 1.5 );
+    cnGeometry ga = cntSphereGeometry( 1.0 ), gb = cntSphereGeometry( 1.5 );
     cnCollisionShape a = cntAt( &ga, 0.0, 0.0, 0.0 );
     cnCollisionShape b = cntAt( &gb, 3.0, 0.0, 0.0 );
 
@@ -483,7 +426,7 @@ END_TEST
 // coincident centres: the direction is not unique, the functions pick world +z
 START_TEST( spheres_coincident_centres )
 {
-    cnGeometry ga = cntSphere( 1.0 ), gb = cntSphere( 0.25 );
+    cnGeometry ga = cntSphereGeometry( 1.0 ), gb = cntSphereGeometry( 0.25 );
     cnCollisionShape a = cntAt( &ga, 1.0, 2.0, 3.0 );
     cnCollisionShape b = cntAt( &gb, 1.0, 2.0, 3.0 );
     cnManifold m = cntCollide( cnCollideSpheres, &a, &b, 0.0 );
@@ -496,8 +439,8 @@ END_TEST
 
 START_TEST( sphere_plane_closed_form )
 {
-    cnGeometry ga = cntSphere( 0.5 );
-    cnGeometry gp = cntPlane( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
+    cnGeometry ga = cntSphereGeometry( 0.5 );
+    cnGeometry gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
     cnCollisionShape plane = cntAt( &gp, 0.0, 0.0, 0.0 );
     cnCollisionShape a = cntAt( &ga, 0.3, -0.2, 0.49 );
     cnManifold m = cntCollide( cnCollideSpherePlane, &a, &plane, 0.0 );
@@ -510,7 +453,7 @@ START_TEST( sphere_plane_closed_form )
 
     // a normal that is not unit length: dot((0,0,2), x) <= 0.2 is z <= 0.1; the plane shape is
     // turned upside down and lifted, so its world half-space is z >= 2 - 0.1
-    gp = cntPlane( cnMakeVec3( 0.0, 0.0, 2.0 ), 0.2 );
+    gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 2.0 ), 0.2 );
     plane = cntPlace( &gp, cnMakeVec3( 0.0, 0.0, 2.0 ), cntAxisAngle( 1.0, 0.0, 0.0, CNT_PI ) );
     a = cntAt( &ga, 0.0, 0.0, 1.5 );
     m = cntCollide( cnCollideSpherePlane, &a, &plane, 0.5 );
@@ -520,7 +463,7 @@ START_TEST( sphere_plane_closed_form )
     CNT_ASSERT_ABS( m.points[0].separation, -0.1, CNT_EXACT );
 
     // a zero normal stays finite
-    gp = cntPlane( cn_vec3Zero, 0.0 );
+    gp = cntPlaneGeometry( cn_vec3Zero, 0.0 );
     plane = cntAt( &gp, 0.0, 0.0, 0.0 );
     m = cntCollide( cnCollideSpherePlane, &a, &plane, 10.0 );
     CNT_ASSERT_SANE( &a, &plane, &m, 10.0, 1.0 );
@@ -529,8 +472,8 @@ END_TEST
 
 START_TEST( sphere_box_closed_form )
 {
-    cnGeometry gs = cntSphere( 0.5 );
-    cnGeometry gb = cntBox( 1.0, 2.0, 0.5 );
+    cnGeometry gs = cntSphereGeometry( 0.5 );
+    cnGeometry gb = cntBoxGeometry( 1.0, 2.0, 0.5 );
     cnCollisionShape box = cntPlace( &gb, cnMakeVec3( 1.0, 0.0, 0.0 ), cntAxisAngle( 0.0, 0.0, 1.0, 0.3 ) );
     cnVec3 up = cnRotate( box.transform.q, cnMakeVec3( 0.0, 0.0, 1.0 ) );
 
@@ -573,8 +516,8 @@ END_TEST
 
 START_TEST( sphere_capsule_closed_form )
 {
-    cnGeometry gs = cntSphere( 0.5 );
-    cnGeometry gc = cntCapsule( 0.25, 1.0 );
+    cnGeometry gs = cntSphereGeometry( 0.5 );
+    cnGeometry gc = cntCapsuleGeometry( 0.25, 1.0 );
     // capsule along world x
     cnCollisionShape c =
         cntPlace( &gc, cnMakeVec3( 0.0, 0.0, 0.0 ), cntAxisAngle( 0.0, 1.0, 0.0, 0.5 * CNT_PI ) );
@@ -604,7 +547,7 @@ START_TEST( sphere_capsule_closed_form )
     CNT_ASSERT_ABS( m.points[0].separation, -0.75, CNT_EXACT );
 
     // zero-length capsule: a sphere
-    gc = cntCapsule( 0.25, 0.0 );
+    gc = cntCapsuleGeometry( 0.25, 0.0 );
     s = cntAt( &gs, 0.0, 0.6, 0.0 );
     m = cntCollide( cnCollideSphereCapsule, &s, &c, 0.0 );
     CNT_ASSERT_SANE( &s, &c, &m, 0.0, 2.0 );
@@ -619,8 +562,8 @@ END_TEST
 
 START_TEST( box_rests_on_plane )
 {
-    cnGeometry gb = cntBox( 0.5, 0.3, 0.2 );
-    cnGeometry gp = cntPlane( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
+    cnGeometry gb = cntBoxGeometry( 0.5, 0.3, 0.2 );
+    cnGeometry gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
     cnCollisionShape plane = cntAt( &gp, 0.0, 0.0, 0.0 );
     cnCollisionShape box =
         cntPlace( &gb, cnMakeVec3( 2.0, 1.0, 0.2 - 0.001 ), cntAxisAngle( 0.0, 0.0, 1.0, 0.7 ) );
@@ -665,8 +608,8 @@ END_TEST
 
 START_TEST( box_plane_speculative_margin )
 {
-    cnGeometry gb = cntBox( 0.5, 0.5, 0.5 );
-    cnGeometry gp = cntPlane( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
+    cnGeometry gb = cntBoxGeometry( 0.5, 0.5, 0.5 );
+    cnGeometry gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
     cnCollisionShape plane = cntAt( &gp, 0.0, 0.0, 0.0 );
     cnCollisionShape box = cntAt( &gb, 0.0, 0.0, 0.51 );
     cnManifold m = cntCollide( cnCollideBoxPlane, &box, &plane, 0.02 );
@@ -677,7 +620,7 @@ START_TEST( box_plane_speculative_margin )
     ck_assert_int_eq( m.pointCount, 0 );
 
     // the same with a box-box pair: 1 cm above a large box
-    cnGeometry ground = cntBox( 5.0, 5.0, 1.0 );
+    cnGeometry ground = cntBoxGeometry( 5.0, 5.0, 1.0 );
     cnCollisionShape floor = cntAt( &ground, 0.0, 0.0, -1.0 );
     m = cntCollide( cnCollideBoxes, &floor, &box, 0.02 );
     CNT_ASSERT_SANE( &floor, &box, &m, 0.02, 5.0 );
@@ -693,9 +636,9 @@ START_TEST( box_plane_rotated_plane_and_more_than_four )
 {
     // a plane shape rotated so that its world normal is +x, offset moves it to x = 1 (the
     // half-space x <= 1)
-    cnGeometry gp = cntPlane( cnMakeVec3( 0.0, 0.0, 1.0 ), 1.0 );
+    cnGeometry gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 1.0 );
     cnCollisionShape plane = cntPlace( &gp, cn_vec3Zero, cntAxisAngle( 0.0, 1.0, 0.0, 0.5 * CNT_PI ) );
-    cnGeometry gb = cntBox( 0.1, 0.1, 0.1 );
+    cnGeometry gb = cntBoxGeometry( 0.1, 0.1, 0.1 );
     cnCollisionShape box = cntAt( &gb, 1.05, 0.0, 0.0 );
     // margin larger than the box: all 8 vertices qualify, 4 are kept, the deepest among them
     cnManifold m = cntCollide( cnCollideBoxPlane, &box, &plane, 1.0 );
@@ -723,8 +666,8 @@ static void cntTopCorners( const cnCollisionShape* box, double sign, cnVec3 corn
 
 START_TEST( box_rests_on_box )
 {
-    cnGeometry big = cntBox( 2.0, 2.0, 0.5 );
-    cnGeometry small = cntBox( 0.5, 0.3, 0.2 );
+    cnGeometry big = cntBoxGeometry( 2.0, 2.0, 0.5 );
+    cnGeometry small = cntBoxGeometry( 0.5, 0.3, 0.2 );
     cnCollisionShape ground = cntAt( &big, 0.0, 0.0, -0.5 );
     double depth = 1e-3;
     cnCollisionShape box = cntAt( &small, 0.3, -0.2, 0.2 - depth );
@@ -774,8 +717,8 @@ END_TEST
 
 START_TEST( box_rotated_on_box )
 {
-    cnGeometry big = cntBox( 2.0, 2.0, 0.5 );
-    cnGeometry small = cntBox( 0.5, 0.3, 0.2 );
+    cnGeometry big = cntBoxGeometry( 2.0, 2.0, 0.5 );
+    cnGeometry small = cntBoxGeometry( 0.5, 0.3, 0.2 );
     cnCollisionShape ground = cntAt( &big, 0.0, 0.0, -0.5 );
     double depth = 2e-3;
     cnCollisionShape box =
@@ -800,7 +743,7 @@ START_TEST( box_rotated_on_box )
     }
 
     // two equal boxes stacked, the upper turned by 30 degrees: 8 clip points reduced to 4
-    cnGeometry cube = cntBox( 0.5, 0.5, 0.5 );
+    cnGeometry cube = cntBoxGeometry( 0.5, 0.5, 0.5 );
     cnCollisionShape lower = cntAt( &cube, 0.0, 0.0, 0.0 );
     cnCollisionShape upper =
         cntPlace( &cube, cnMakeVec3( 0.0, 0.0, 1.0 - depth ), cntAxisAngle( 0.0, 0.0, 1.0, CNT_PI / 6.0 ) );
@@ -820,7 +763,7 @@ END_TEST
 
 START_TEST( boxes_exactly_touching_and_aligned )
 {
-    cnGeometry cube = cntBox( 0.5, 0.5, 0.5 );
+    cnGeometry cube = cntBoxGeometry( 0.5, 0.5, 0.5 );
     cnCollisionShape a = cntAt( &cube, 0.0, 0.0, 0.0 );
     // face to face, exactly aligned and exactly touching (zero depth): the GJK/EPA NaN case
     cnCollisionShape b = cntAt( &cube, 0.0, 0.0, 1.0 );
@@ -850,8 +793,8 @@ END_TEST
 
 START_TEST( box_inside_box )
 {
-    cnGeometry big = cntBox( 1.0, 1.0, 1.0 );
-    cnGeometry small = cntBox( 0.2, 0.2, 0.2 );
+    cnGeometry big = cntBoxGeometry( 1.0, 1.0, 1.0 );
+    cnGeometry small = cntBoxGeometry( 0.2, 0.2, 0.2 );
     cnCollisionShape a = cntAt( &big, 0.0, 0.0, 0.0 );
     cnCollisionShape b = cntPlace( &small, cnMakeVec3( 0.1, 0.5, 0.0 ), cntAxisAngle( 1.0, 2.0, 3.0, 0.4 ) );
     cnManifold m = cntCollide( cnCollideBoxes, &a, &b, 0.0 );
@@ -869,7 +812,7 @@ START_TEST( box_edge_on_box_edge )
 {
     // A turned 45 degrees about x (top edge along x), B turned 45 degrees about y (bottom edge
     // along y): the edges cross at the origin's vertical, normal +z
-    cnGeometry cube = cntBox( 0.5, 0.5, 0.5 );
+    cnGeometry cube = cntBoxGeometry( 0.5, 0.5, 0.5 );
     double depth = 0.01;
     double reach = 0.5 * sqrt( 2.0 );
     cnCollisionShape a = cntPlace( &cube, cn_vec3Zero, cntAxisAngle( 1.0, 0.0, 0.0, 0.25 * CNT_PI ) );
@@ -932,8 +875,8 @@ START_TEST( libccd_box_box_cases )
         ck_assert_int_eq( count, 30 );
         int index = (int)v[0];
 
-        cnGeometry g1 = cntBox( 0.5 * v[1], 0.5 * v[2], 0.5 * v[3] );
-        cnGeometry g2 = cntBox( 0.5 * v[11], 0.5 * v[12], 0.5 * v[13] );
+        cnGeometry g1 = cntBoxGeometry( 0.5 * v[1], 0.5 * v[2], 0.5 * v[3] );
+        cnGeometry g2 = cntBoxGeometry( 0.5 * v[11], 0.5 * v[12], 0.5 * v[13] );
         cnQuat q1 = { v[7], v[8], v[9], v[10] };
         cnQuat q2 = { v[17], v[18], v[19], v[20] };
         cnCollisionShape a = cntPlace( &g1, cnMakeVec3( v[4], v[5], v[6] ), cnNormalizeQuat( q1 ) );
@@ -982,8 +925,8 @@ END_TEST
 
 START_TEST( capsule_lies_on_box )
 {
-    cnGeometry gb = cntBox( 1.0, 1.0, 0.5 );
-    cnGeometry gc = cntCapsule( 0.2, 0.5 );
+    cnGeometry gb = cntBoxGeometry( 1.0, 1.0, 0.5 );
+    cnGeometry gc = cntCapsuleGeometry( 0.2, 0.5 );
     cnCollisionShape box = cntAt( &gb, 0.0, 0.0, 0.0 );
     cnQuat alongX = cntAxisAngle( 0.0, 1.0, 0.0, 0.5 * CNT_PI );
     double depth = 0.001;
@@ -1038,7 +981,7 @@ START_TEST( capsule_lies_on_box )
     CNT_ASSERT_ABS( m.points[0].separation, sqrt( 0.02 ) - 0.2, CNT_EXACT );
 
     // a zero-length capsule inside the box: one point through the nearest face (-y)
-    gc = cntCapsule( 0.1, 0.0 );
+    gc = cntCapsuleGeometry( 0.1, 0.0 );
     c = cntAt( &gc, 0.0, -0.9, 0.0 );
     m = cntCollide( cnCollideBoxCapsule, &box, &c, 0.0 );
     CNT_ASSERT_SANE( &box, &c, &m, 0.0, 2.0 );
@@ -1050,8 +993,8 @@ END_TEST
 
 START_TEST( capsules_closed_form )
 {
-    cnGeometry ga = cntCapsule( 0.3, 1.0 );
-    cnGeometry gb = cntCapsule( 0.3, 0.75 );
+    cnGeometry ga = cntCapsuleGeometry( 0.3, 1.0 );
+    cnGeometry gb = cntCapsuleGeometry( 0.3, 0.75 );
     cnQuat alongX = cntAxisAngle( 0.0, 1.0, 0.0, 0.5 * CNT_PI );
     cnCollisionShape a = cntPlace( &ga, cn_vec3Zero, alongX );
 
@@ -1110,7 +1053,7 @@ START_TEST( capsules_closed_form )
     CNT_ASSERT_ABS( m.points[0].separation, -0.6, CNT_EXACT );
 
     // zero half lengths: spheres, including coincident ones
-    cnGeometry g0 = cntCapsule( 0.3, 0.0 );
+    cnGeometry g0 = cntCapsuleGeometry( 0.3, 0.0 );
     a = cntAt( &g0, 0.0, 0.0, 0.0 );
     b = cntAt( &g0, 0.0, 0.5, 0.0 );
     m = cntCollide( cnCollideCapsules, &a, &b, 0.0 );
@@ -1128,8 +1071,8 @@ END_TEST
 
 START_TEST( capsule_on_plane )
 {
-    cnGeometry gc = cntCapsule( 0.2, 0.5 );
-    cnGeometry gp = cntPlane( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
+    cnGeometry gc = cntCapsuleGeometry( 0.2, 0.5 );
+    cnGeometry gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
     cnCollisionShape plane = cntAt( &gp, 0.0, 0.0, 0.0 );
     double depth = 0.001;
 
@@ -1155,7 +1098,7 @@ START_TEST( capsule_on_plane )
     ck_assert_int_eq( m.pointCount, 2 );
 
     // zero half length: one point
-    cnGeometry g0 = cntCapsule( 0.2, 0.0 );
+    cnGeometry g0 = cntCapsuleGeometry( 0.2, 0.0 );
     c = cntAt( &g0, 0.0, 0.0, 0.1 );
     m = cntCollide( cnCollideCapsulePlane, &c, &plane, 0.0 );
     CNT_ASSERT_SANE( &c, &plane, &m, 0.0, 1.0 );
@@ -1169,8 +1112,8 @@ END_TEST
 
 START_TEST( cylinder_on_plane )
 {
-    cnGeometry gc = cntCylinder( 0.5, 0.4 );
-    cnGeometry gp = cntPlane( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
+    cnGeometry gc = cntCylinderGeometry( 0.5, 0.4 );
+    cnGeometry gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
     cnCollisionShape plane = cntAt( &gp, 0.0, 0.0, 0.0 );
     double depth = 0.002;
 
@@ -1215,8 +1158,8 @@ END_TEST
 
 START_TEST( ellipsoid_on_plane )
 {
-    cnGeometry ge = cntEllipsoid( 0.3, 0.5, 0.7 );
-    cnGeometry gp = cntPlane( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
+    cnGeometry ge = cntEllipsoidGeometry( 0.3, 0.5, 0.7 );
+    cnGeometry gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
     cnCollisionShape plane = cntAt( &gp, 0.0, 0.0, 0.0 );
     cnCollisionShape e = cntAt( &ge, 0.0, 0.0, 0.69 );
     cnManifold m = cntCollide( cnCollideEllipsoidPlane, &e, &plane, 0.0 );
@@ -1266,7 +1209,7 @@ START_TEST( hull_cube_on_plane )
     gh.hull.points = hull.vertices;
     gh.hull.pointCount = hull.vertexCount;
 
-    cnGeometry gp = cntPlane( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
+    cnGeometry gp = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
     cnCollisionShape plane = cntAt( &gp, 0.0, 0.0, 0.0 );
     double depth = 0.003;
     cnCollisionShape h =
@@ -1360,15 +1303,16 @@ static cnGeometry cntRandomGeometry( cntRandom* random, cnShapeType type, const 
     switch ( type )
     {
         case cn_sphereShape:
-            return cntSphere( cntSize( random ) );
+            return cntSphereGeometry( cntSize( random ) );
         case cn_boxShape:
-            return cntBox( cntSize( random ), cntSize( random ), cntSize( random ) );
+            return cntBoxGeometry( cntSize( random ), cntSize( random ), cntSize( random ) );
         case cn_capsuleShape:
-            return cntCapsule( cntSize( random ), cntUniform( random ) < 0.1 ? 0.0 : cntSize( random ) );
+            return cntCapsuleGeometry( cntSize( random ),
+                                       cntUniform( random ) < 0.1 ? 0.0 : cntSize( random ) );
         case cn_cylinderShape:
-            return cntCylinder( cntSize( random ), cntSize( random ) );
+            return cntCylinderGeometry( cntSize( random ), cntSize( random ) );
         case cn_ellipsoidShape:
-            return cntEllipsoid( cntSize( random ), cntSize( random ), cntSize( random ) );
+            return cntEllipsoidGeometry( cntSize( random ), cntSize( random ), cntSize( random ) );
         case cn_hullShape:
         {
             cnGeometry g;
@@ -1379,7 +1323,7 @@ static cnGeometry cntRandomGeometry( cntRandom* random, cnShapeType type, const 
             return g;
         }
         default:
-            return cntSphere( 1.0 );
+            return cntSphereGeometry( 1.0 );
     }
 }
 
@@ -1544,7 +1488,7 @@ START_TEST( random_sweep )
             // a plane with a normal of random length, its shape frame turned; placed so that the
             // shape is anywhere from well inside to just beyond the margin
             double scale = cntRange( &random, 0.5, 2.0 );
-            gb = cntPlane( cnScale( scale, cntDirection( &random ) ), 0.0 );
+            gb = cntPlaneGeometry( cnScale( scale, cntDirection( &random ) ), 0.0 );
             b = cntPlace( &gb, cntOffset( &random, 1.0 ), cntRotation( &random ) );
             cnVec3 n;
             double offset;

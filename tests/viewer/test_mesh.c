@@ -1110,25 +1110,6 @@ END_TEST
 // ---------------------------------------------------------------------------------------------
 // keys, scales and refusals
 
-static cnGeometry cntCapsule( double radius, double halfLength )
-{
-    cnGeometry g;
-    memset( &g, 0, sizeof( g ) );
-    g.type = cn_capsuleShape;
-    g.capsule.radius = radius;
-    g.capsule.halfLength = halfLength;
-    return g;
-}
-
-static cnGeometry cntBox( double x, double y, double z )
-{
-    cnGeometry g;
-    memset( &g, 0, sizeof( g ) );
-    g.type = cn_boxShape;
-    g.box.halfExtents = cnMakeVec3( x, y, z );
-    return g;
-}
-
 static void cntAssertScale( const cnGeometry* geometry, double x, double y, double z )
 {
     float scale[3] = { -1.0f, -1.0f, -1.0f };
@@ -1139,10 +1120,11 @@ static void cntAssertScale( const cnGeometry* geometry, double x, double y, doub
 START_TEST( keys_and_scales )
 {
     // capsules and tori: a key per size
-    cnGeometry a = cntCapsule( 0.5, 1.0 ), b = cntCapsule( 0.5, 2.0 ), c = cntCapsule( 0.5, 1.0 );
+    cnGeometry a = cntCapsuleGeometry( 0.5, 1.0 ), b = cntCapsuleGeometry( 0.5, 2.0 ),
+               c = cntCapsuleGeometry( 0.5, 1.0 );
     ck_assert( vwMeshKeyEqual( vwMeshKeyOf( &a ), vwMeshKeyOf( &c ) ) );
     ck_assert( vwMeshKeyEqual( vwMeshKeyOf( &a ), vwMeshKeyOf( &b ) ) == false );
-    b = cntCapsule( 0.6, 1.0 );
+    b = cntCapsuleGeometry( 0.6, 1.0 );
     ck_assert( vwMeshKeyEqual( vwMeshKeyOf( &a ), vwMeshKeyOf( &b ) ) == false );
     cntAssertScale( &a, 1.0, 1.0, 1.0 );
 
@@ -1158,7 +1140,7 @@ START_TEST( keys_and_scales )
     cntAssertScale( &t1, 1.0, 1.0, 1.0 );
 
     // boxes: one key, the half extents as scale, the same mesh
-    cnGeometry box1 = cntBox( 1.0, 2.0, 3.0 ), box2 = cntBox( 0.25, 0.5, 7.0 );
+    cnGeometry box1 = cntBoxGeometry( 1.0, 2.0, 3.0 ), box2 = cntBoxGeometry( 0.25, 0.5, 7.0 );
     ck_assert( vwMeshKeyEqual( vwMeshKeyOf( &box1 ), vwMeshKeyOf( &box2 ) ) );
     cntAssertScale( &box1, 1.0, 2.0, 3.0 );
     cntAssertScale( &box2, 0.25, 0.5, 7.0 );
@@ -1214,7 +1196,7 @@ START_TEST( keys_and_scales )
 
     // a capsule's key is not a hull's or a torus's with the same numbers
     cnGeometry ct = t1;
-    cnGeometry cc = cntCapsule( 1.0, 0.2 );
+    cnGeometry cc = cntCapsuleGeometry( 1.0, 0.2 );
     ck_assert( vwMeshKeyEqual( vwMeshKeyOf( &ct ), vwMeshKeyOf( &cc ) ) == false );
 
     // no geometry: scale 1
@@ -1243,13 +1225,13 @@ START_TEST( bad_input_is_refused )
     bad[count++].sphere.radius = -1.0;
     bad[count].type = cn_sphereShape;
     bad[count++].sphere.radius = NAN;
-    bad[count++] = cntBox( 1.0, 0.0, 1.0 );
-    bad[count++] = cntBox( -1.0, 1.0, 1.0 );
-    bad[count++] = cntBox( 1.0, 1.0, INFINITY );
+    bad[count++] = cntBoxGeometry( 1.0, 0.0, 1.0 );
+    bad[count++] = cntBoxGeometry( -1.0, 1.0, 1.0 );
+    bad[count++] = cntBoxGeometry( 1.0, 1.0, INFINITY );
     bad[count].type = cn_ellipsoidShape;
     bad[count++].ellipsoid.radii = cnMakeVec3( 1.0, 1.0, 0.0 );
-    bad[count++] = cntCapsule( 0.0, 1.0 );
-    bad[count++] = cntCapsule( 1.0, -0.5 );
+    bad[count++] = cntCapsuleGeometry( 0.0, 1.0 );
+    bad[count++] = cntCapsuleGeometry( 1.0, -0.5 );
     bad[count].type = cn_cylinderShape;
     bad[count].cylinder.radius = 1.0;
     bad[count++].cylinder.halfLength = 0.0;
