@@ -264,6 +264,10 @@ cnBodyId cnCreateBody( cnWorldId worldId, const cnBodyDef* def )
         cnDefaultLog( cn_logError, cn_statusInvalidId, "cnCreateBody: null, stale or forged world id", NULL );
         return cn_nullBodyId;
     }
+    if ( cnRefuseWhileDestroying( world, "cnCreateBody" ) )
+    {
+        return cn_nullBodyId;
+    }
 
     char message[256];
     cnStatus status = cnCheckBodyDef( world, def, message, sizeof( message ) );
@@ -357,6 +361,10 @@ cnStatus cnDestroyBody( cnBodyId bodyId )
     if ( world == NULL )
     {
         return cn_statusInvalidId;
+    }
+    if ( cnRefuseWhileDestroying( world, "cnDestroyBody" ) )
+    {
+        return cn_statusWorldLocked;
     }
     if ( world->locked )
     {

@@ -314,6 +314,10 @@ cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometr
         cnDefaultLog( cn_logError, cn_statusInvalidId, "cnCreateShape: null, stale or forged body id", NULL );
         return cn_nullShapeId;
     }
+    if ( cnRefuseWhileDestroying( world, "cnCreateShape" ) )
+    {
+        return cn_nullShapeId;
+    }
     if ( def == NULL || def->internalValue != CN_SECRET_COOKIE || geometry == NULL )
     {
         cnLogWorld(
@@ -458,7 +462,7 @@ cnStatus cnDestroyShape( cnShapeId shapeId )
     {
         return cn_statusInvalidId;
     }
-    if ( world->locked )
+    if ( cnRefuseWhileDestroying( world, "cnDestroyShape" ) || world->locked )
     {
         return cn_statusWorldLocked;
     }
@@ -517,6 +521,10 @@ cnStatus cnShape_SetGeometry( cnShapeId shapeId, const cnGeometry* geometry )
     if ( world == NULL )
     {
         return cn_statusInvalidId;
+    }
+    if ( cnRefuseWhileDestroying( world, "cnShape_SetGeometry" ) )
+    {
+        return cn_statusWorldLocked;
     }
     if ( geometry == NULL || geometry->type != shape->geometry.type )
     {

@@ -237,6 +237,17 @@ cnStatus cnDestroyWorld( cnWorldId worldId )
         return cn_statusWorldLocked;
     }
 
+    // the systems' finish functions see the world whole, and cannot change it
+    world->destroying = true;
+    for ( int i = 0; i < world->systemCount; ++i )
+    {
+        if ( world->systems[i].finishFcn != NULL )
+        {
+            world->systems[i].finishFcn( worldId, world->systems[i].context );
+        }
+    }
+    world->destroying = false;
+
     for ( int row = 0; row < world->bodies.count; ++row )
     {
         cnDestroyBodyShapes( world, row );
@@ -468,6 +479,10 @@ cnStatus cnWorld_AddSystem( cnWorldId worldId, const cnSystemDef* def )
     {
         return cn_statusInvalidId;
     }
+    if ( cnRefuseWhileDestroying( world, "cnWorld_AddSystem" ) )
+    {
+        return cn_statusWorldLocked;
+    }
     if ( def == NULL || def->internalValue != CN_SECRET_COOKIE )
     {
         cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
@@ -500,6 +515,7 @@ cnStatus cnWorld_AddSystem( cnWorldId worldId, const cnSystemDef* def )
     memcpy( system->name, def->name, strlen( def->name ) + 1 );
     system->stage = def->stage;
     system->fcn = def->fcn;
+    system->finishFcn = def->finishFcn;
     system->context = def->context;
     world->systemCount += 1;
     return cn_statusOk;
@@ -512,15 +528,24 @@ cnStatus cnWorld_RemoveSystem( cnWorldId worldId, const char* name )
     {
         return cn_statusInvalidId;
     }
+    if ( cnRefuseWhileDestroying( world, "cnWorld_RemoveSystem" ) )
+    {
+        return cn_statusWorldLocked;
+    }
     int index = name != NULL ? cnFindSystem( world, name ) : CN_NULL_INDEX;
     if ( index == CN_NULL_INDEX )
     {
         return cn_statusInvalidArgument;
     }
+    cnSystem removed = world->systems[index];
     // keep registration order: systems run in the order they were added
     memmove( world->systems + index, world->systems + index + 1,
              (size_t)( world->systemCount - index - 1 ) * sizeof( cnSystem ) );
     world->systemCount -= 1;
+    if ( removed.finishFcn != NULL )
+    {
+        removed.finishFcn( worldId, removed.context );
+    }
     return cn_statusOk;
 }
 
@@ -603,12 +628,26 @@ static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
     return cn_statusOk;
 }
 
+bool cnRefuseWhileDestroying( const cnWorld* world, const char* function )
+{
+    if ( world->destroying )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "%s: the world is being destroyed (called from a system's finish function)", function );
+    }
+    return world->destroying;
+}
+
 cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
 {
     cnWorld* world = cnGetWorld( worldId );
     if ( world == NULL )
     {
         return cn_statusInvalidId;
+    }
+    if ( cnRefuseWhileDestroying( world, "cnWorld_Step" ) )
+    {
+        return cn_statusWorldLocked;
     }
     if ( world->stepping )
     {

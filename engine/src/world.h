@@ -100,13 +100,15 @@ typedef struct cnSystem
     char name[CN_NAME_CAPACITY];
     cnStage stage;
     cnSystemFcn* fcn;
+    cnSystemFinishFcn* finishFcn;
     void* context;
 } cnSystem;
 
 typedef struct cnWorld
 {
     bool inUse;
-    bool locked; // inside cnWorld_Step, except while user systems run
+    bool locked;     // inside cnWorld_Step, except while user systems run
+    bool destroying; // in cnDestroyWorld, while the systems' finish functions run
     bool stepping;
     uint16_t slot;
     uint16_t generation;
@@ -165,6 +167,10 @@ cnWorld* cnGetWorldFromIndex( int world0 );
 cnWorld* cnGetBodyWorld( cnBodyId bodyId, int* row );
 
 // log through the world's hook
+// True (and logged, naming `function`) when the world is being destroyed: the systems' finish
+// functions may read it but not change it.
+bool cnRefuseWhileDestroying( const cnWorld* world, const char* function );
+
 void cnLogWorld( const cnWorld* world, cnLogLevel level, cnStatus status, const char* format, ... )
 #if defined( __GNUC__ )
     __attribute__( ( format( printf, 4, 5 ) ) )

@@ -192,6 +192,74 @@ START_TEST( bad_system_defs )
 }
 END_TEST
 
+// what a finish function saw and was allowed to do
+typedef struct cntFinishLog
+{
+    int calls;
+    int bodiesSeen;
+    cnStatus step;
+    bool created;
+    cnStatus destroyed;
+    cnStatus added;
+} cntFinishLog;
+
+static void cntFinish( cnWorldId worldId, void* context )
+{
+    cntFinishLog* log = context;
+    log->calls += 1;
+    log->bodiesSeen = cnWorld_GetBodyCount( worldId );
+    log->step = cnWorld_Step( worldId, 0.01 );
+    cnBodyDef body = cnDefaultBodyDef();
+    log->created = CN_IS_NON_NULL( cnCreateBody( worldId, &body ) );
+    cnBodyArrays arrays = cnWorld_GetBodyArrays( worldId );
+    log->destroyed = arrays.count > 0 ? cnDestroyBody( arrays.ids[0] ) : cn_statusOk;
+    cnSystemDef other = cnDefaultSystemDef();
+    other.name = "late";
+    other.fcn = cntRecordEnd;
+    log->added = cnWorld_AddSystem( worldId, &other );
+}
+
+// finish functions: once on removal, once on destruction, and a dying world is read-only
+START_TEST( finish_runs_once_when_a_system_leaves )
+{
+    cntLogCapture capture;
+    cnWorldDef def = cntWorldDef( &capture, NULL );
+    cnWorldId world = cnCreateWorld( &def );
+    cnBodyDef body = cnDefaultBodyDef();
+    cnCreateBody( world, &body );
+    cntFinishLog removed = { 0 };
+    cnSystemDef system = cnDefaultSystemDef();
+    system.name = "removed";
+    system.fcn = cntRecordEnd;
+    system.finishFcn = cntFinish;
+    system.context = &removed;
+    ck_assert_int_eq( cnWorld_AddSystem( world, &system ), cn_statusOk );
+    ck_assert_int_eq( cnWorld_RemoveSystem( world, "removed" ), cn_statusOk );
+    // removed from a live world: the world may still change
+    ck_assert_int_eq( removed.calls, 1 );
+    ck_assert_int_eq( removed.step, cn_statusOk );
+    ck_assert( removed.created );
+    ck_assert_int_eq( cnWorld_RemoveSystem( world, "late" ), cn_statusOk );
+
+    cntFinishLog destroyed = { 0 };
+    system.name = "destroyed";
+    system.context = &destroyed;
+    ck_assert_int_eq( cnWorld_AddSystem( world, &system ), cn_statusOk );
+    int bodies = cnWorld_GetBodyCount( world );
+    int errors = capture.errorCount;
+    ck_assert_int_eq( cnDestroyWorld( world ), cn_statusOk );
+    ck_assert_int_eq( destroyed.calls, 1 );
+    ck_assert_int_eq( destroyed.bodiesSeen, bodies );
+    ck_assert_int_eq( destroyed.step, cn_statusWorldLocked );
+    ck_assert( destroyed.created == false );
+    ck_assert_int_eq( destroyed.destroyed, cn_statusWorldLocked );
+    ck_assert_int_eq( destroyed.added, cn_statusWorldLocked );
+    // each refusal logged, saying why
+    ck_assert_int_eq( capture.errorCount, errors + 4 );
+    ck_assert_msg( strstr( capture.lastMessage, "being destroyed" ) != NULL, "%s", capture.lastMessage );
+}
+END_TEST
+
 Suite* cntSystemsSuite( void )
 {
     Suite* suite = suite_create( "systems" );
@@ -200,6 +268,7 @@ Suite* cntSystemsSuite( void )
     tcase_add_test( tc, systems_may_create_bodies );
     tcase_add_test( tc, reentrant_step_is_refused );
     tcase_add_test( tc, bad_system_defs );
+    tcase_add_test( tc, finish_runs_once_when_a_system_leaves );
     suite_add_tcase( suite, tc );
     return suite;
 }

@@ -351,6 +351,12 @@ typedef struct cnBodyArrays
 /// It may create and destroy bodies; the view it got is invalid after that.
 typedef void cnSystemFcn( cnWorldId worldId, cnBodyArrays* bodies, double timeStep, void* context );
 
+/// Called once when a system leaves its world: removed with cnWorld_RemoveSystem or its world
+/// destroyed. The place to free the context. While its world is being destroyed the world can
+/// be read but not changed: stepping, creating or destroying bodies and shapes, changing a
+/// geometry and adding or removing systems give cn_statusWorldLocked (or a null id).
+typedef void cnSystemFinishFcn( cnWorldId worldId, void* context );
+
 /// User system registration. Must be initialized with cnDefaultSystemDef().
 typedef struct cnSystemDef
 {
@@ -358,6 +364,8 @@ typedef struct cnSystemDef
     const char* name;
     cnStage stage;
     cnSystemFcn* fcn;
+    /// Nullable: called when the system is removed or its world destroyed.
+    cnSystemFinishFcn* finishFcn;
     void* context;
     int internalValue;
 } cnSystemDef;
