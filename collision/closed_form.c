@@ -31,6 +31,10 @@
 
 // two directions count as parallel when the sine of their angle is below this (capsule pairs)
 #define CN_PARALLEL_SINE 0.005
+// Capsules lying along each other within this angle (about 11.5 degrees) touch along a stretch,
+// not at a point: rods side by side in a colony. One point would let a rod turn about it into
+// its neighbour, so they get the ends of their overlap (and the closest point between them).
+#define CN_ALONGSIDE_SINE 0.2
 
 // edge cross products shorter than this (sine of the edge angle) are skipped: parallel edges are
 // covered by the face axes
@@ -1230,9 +1234,12 @@ void cnCollideCapsules( const cnCollisionShape* a, const cnCollisionShape* b, do
     }
     manifold->normal = normal;
 
-    // parallel with overlapping extents: the two ends of the overlap, on A's core, against B's core.
-    // Ids: 0 and 1 for the low and high ends, plus 2 when the end is B's end point projected.
-    if ( l1 > 0.0 && l2 > 0.0 && sine <= CN_PARALLEL_SINE )
+    // alongside with overlapping extents: the two ends of the overlap, on A's core, against B's
+    // core, and between them the closest points when they are deeper than both ends (cores at a
+    // small angle crossing, or nearly).
+    // Ids: 0 and 1 for the low and high ends, plus 2 when the end is B's end point projected; 4 for
+    // the closest points.
+    if ( l1 > 0.0 && l2 > 0.0 && sine <= CN_ALONGSIDE_SINE )
     {
         double a2 = l1 * l1;
         double s0 = cnDot( cnSub( q0, p0 ), d1 ) / a2;
@@ -1245,15 +1252,31 @@ void cnCollideCapsules( const cnCollisionShape* a, const cnCollisionShape* b, do
         {
             double ends[2] = { low, high };
             uint32_t ids[2] = { fromB0 ? 2u : 0u, fromB1 ? 3u : 1u };
+            double shallowest = -HUGE_VAL;
             for ( int i = 0; i < 2; ++i )
             {
                 cnVec3 onA = cnMulAdd( p0, ends[i], d1 );
                 cnVec3 onB = cnMulAdd( q0, cnClosestOnSegment( q0, d2, onA ), d2 );
                 double separation = cnDot( cnSub( onB, onA ), normal ) - ra - rb;
+                shallowest = fmax( shallowest, separation );
                 if ( separation < margin )
                 {
                     cnPushPoint( a, b, cnMulAdd( onA, ra, normal ), cnMulAdd( onB, -rb, normal ), separation,
                                  ids[i], manifold );
+                }
+            }
+            double closest = cnDot( diff, normal ) - ra - rb;
+            if ( sine > CN_PARALLEL_SINE && closest < shallowest - epsilon && s > low && s < high )
+            {
+                bool deeper = true;
+                for ( int i = 0; i < manifold->pointCount; ++i )
+                {
+                    deeper = deeper && closest < manifold->points[i].separation - epsilon;
+                }
+                if ( deeper )
+                {
+                    cnPushPoint( a, b, cnMulAdd( coreA, ra, normal ), cnMulAdd( coreB, -rb, normal ), closest,
+                                 4u, manifold );
                 }
             }
             return;

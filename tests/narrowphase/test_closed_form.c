@@ -1020,6 +1020,31 @@ START_TEST( capsules_closed_form )
     cntAssertNormal( &m, 0.0, 0.0, -1.0 );
     cntAssertSeparations( &m, -0.01 );
 
+    // side by side 5 degrees apart (rods in a colony): held at both ends of the overlap, not only
+    // where they are closest, or B could turn about that point into A. B's core runs from
+    // (-0.747, 0.485) to (0.747, 0.615) in z = 0: the deep end is 0.55 - 0.75 sin 5 deg - 0.6 apart
+    // along +y, the other end just apart (within the margin of 0.05).
+    {
+        cnQuat turned = cnMulQuat( cntAxisAngle( 0.0, 0.0, 1.0, 5.0 * CNT_PI / 180.0 ), alongX );
+        cnCollisionShape side = cntPlace( &gb, cnMakeVec3( 0.0, 0.55, 0.0 ), turned );
+        m = cntCollide( cnCollideCapsules, &a, &side, 0.05 );
+        CNT_ASSERT_SANE( &a, &side, &m, 0.05, 2.0 );
+        ck_assert_int_eq( m.pointCount, 2 );
+        cntAssertNormal( &m, 0.0, 1.0, 0.0 );
+        double deep = 0.55 - 0.75 * sin( 5.0 * CNT_PI / 180.0 ) - 0.6;
+        double end = 0.75 * cos( 5.0 * CNT_PI / 180.0 );
+        int low = m.points[0].separation < m.points[1].separation ? 0 : 1;
+        CNT_ASSERT_ABS( m.points[low].separation, deep, 1e-12 );
+        ck_assert( m.points[1 - low].separation > 0.0 && m.points[1 - low].separation < 0.05 );
+        ck_assert( cntHasPointA( &a, &m, cnMakeVec3( -end, 0.3, 0.0 ), 1e-9 ) );
+        ck_assert( cntHasPointA( &a, &m, cnMakeVec3( end, 0.3, 0.0 ), 1e-9 ) );
+        // past about 11.5 degrees they count as crossing: one point
+        turned = cnMulQuat( cntAxisAngle( 0.0, 0.0, 1.0, 20.0 * CNT_PI / 180.0 ), alongX );
+        side = cntPlace( &gb, cnMakeVec3( 0.0, 0.55, 0.0 ), turned );
+        m = cntCollide( cnCollideCapsules, &a, &side, 0.05 );
+        ck_assert_int_eq( m.pointCount, 1 );
+    }
+
     // crossed: one point
     b = cntPlace( &gb, cnMakeVec3( 0.2, 0.1, 0.55 ), cntAxisAngle( 1.0, 0.0, 0.0, 0.5 * CNT_PI ) );
     m = cntCollide( cnCollideCapsules, &a, &b, 0.0 );
