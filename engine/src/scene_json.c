@@ -25,6 +25,7 @@
 #endif
 
 #include "core.h"
+#include "scene_generate.h"
 
 #include "cairn/cairn.h"
 #include "cairn/scene.h"
@@ -2186,6 +2187,19 @@ static bool cnReadQuatMember( cnLoader* L, const cJSON* object, const char* key,
     return ok;
 }
 
+static bool cnReadIntegerMember( cnLoader* L, const cJSON* object, const char* key, bool required, int* out )
+{
+    const cJSON* item = cnMember( L, object, key, required );
+    if ( item == NULL )
+    {
+        return L->failed == false;
+    }
+    cnPushKey( L, key );
+    bool ok = cnCheckPositiveInteger( L, item, out );
+    cnPop( L );
+    return ok;
+}
+
 static bool cnExpectObject( cnLoader* L, const cJSON* item )
 {
     if ( cJSON_IsObject( item ) == false )
@@ -2232,8 +2246,11 @@ static void cnWarnUnknownKeys( cnLoader* L, const cJSON* object, const char* con
 // ---------------------------------------------------------------------------------------------
 // The scene's parts
 
-static const char* const cn_topKeys[] = { "version", "description", "world", "materials", "bodies" };
-static const char* const cn_worldKeys[] = { "gravity", "dt", "dynamics", "sleeping", "viscosity", "solver" };
+static const char* const cn_topKeys[] = { "version", "description", "world",  "materials",
+                                          "bodies",  "generators",  "systems" };
+static const char* const cn_worldKeys[] = { "gravity",       "dt",     "dynamics", "sleeping",
+                                            "viscosity",     "solver", "substeps", "contact_hertz",
+                                            "contact_margin" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2333,9 +2350,20 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
 
     if ( cnReadVec3Member( L, item, "gravity", false, cn_anyNumber, &def->gravity ) == false ||
          cnReadNumberMember( L, item, "dt", false, cn_positiveNumber, &def->timeStep ) == false ||
-         cnReadNumberMember( L, item, "viscosity", false, cn_positiveNumber, &def->viscosity ) == false )
+         cnReadNumberMember( L, item, "viscosity", false, cn_positiveNumber, &def->viscosity ) == false ||
+         cnReadIntegerMember( L, item, "substeps", false, &def->substeps ) == false ||
+         cnReadNumberMember( L, item, "contact_hertz", false, cn_positiveNumber, &def->contactHertz ) ==
+             false ||
+         cnReadNumberMember( L, item, "contact_margin", false, cn_nonNegativeNumber, &def->contactMargin ) ==
+             false )
     {
         return false;
+    }
+    if ( def->substeps > 64 )
+    {
+        cnPushKey( L, "substeps" );
+        return cnFailExpected( L, "an integer from 1 to 64",
+                               cJSON_GetObjectItemCaseSensitive( item, "substeps" ) );
     }
 
     const cJSON* dynamics = cnMember( L, item, "dynamics", false );
@@ -2878,6 +2906,679 @@ static int cnAddName( cnLoader* L, const char* name, int body )
     return -1;
 }
 
+// The index of the body named `name`, or -1.
+static int cnFindName( const cnLoader* L, const char* name )
+{
+    size_t mask = L->nameCapacity - 1;
+    size_t slot = cnHashName( name ) & mask;
+    while ( L->names[slot].name != NULL )
+    {
+        if ( strcmp( L->names[slot].name, name ) == 0 )
+        {
+            return L->names[slot].body;
+        }
+        slot = ( slot + 1 ) & mask;
+    }
+    return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generators: one entry of "generators" stands for many bodies, all copies of a template body
+// placed by scene_generate.c. Read the same way in both passes, so pass 2 makes exactly the
+// bodies pass 1 checked and counted.
+
+// in cnGeneratorType order
+static const char* const cn_generatorNames[] = { "pyramid", "grid", "random_pile", "ring_lattice",
+                                                 "colony_seed" };
+static const char* const cn_generatorKeys[cn_generatorTypeCount][10] = {
+    { "type", "name", "body", "rows", "spacing", "origin" },
+    { "type", "name", "body", "count", "spacing", "origin", "jitter", "seed" },
+    { "type", "name", "body", "bodies", "count", "region", "spacing", "jitter", "seed",
+      "random_orientation" },
+    { "type", "name", "body", "rows", "columns", "origin", "orientation", "pinned" },
+    { "type", "name", "body", "count", "origin", "spacing", "seed" },
+};
+static const int cn_generatorKeyCounts[cn_generatorTypeCount] = { 6, 8, 10, 8, 7 };
+static const char* const cn_regionKeys[] = { "min", "max" };
+
+// The longest generated name: the prefix, "_" and up to 9 digits.
+#define CN_GENERATED_SUFFIX 10
+
+typedef struct cnGenerator
+{
+    cnGeneratorParams params;
+    const char* prefix;
+    // the template bodies ("body", or the pile's "bodies"), used in turn
+    const cJSON* templates[CN_SMALL_OBJECT];
+    const char* templateKey;
+    // "bodies": the templates are an array (paths get an index)
+    bool templateArray;
+    int templateCount;
+    // ring lattice: rings made static, as (row, column) pairs
+    const cJSON* pinned;
+    int count;
+} cnGenerator;
+
+// A seed: an integer in [0, 2^53].
+static bool cnCheckSeed( cnLoader* L, const cJSON* item, uint64_t* out )
+{
+    if ( cJSON_IsNumber( item ) == false || item->valuedouble < 0.0 ||
+         item->valuedouble > 9007199254740992.0 || floor( item->valuedouble ) != item->valuedouble )
+    {
+        return cnFailExpected( L, "a non-negative integer seed", item );
+    }
+    *out = (uint64_t)item->valuedouble;
+    return true;
+}
+
+// A template body: a body without name or position (the generator sets them), with its shapes.
+static bool cnCheckTemplate( cnLoader* L, const cJSON* item, cnBodyDef* def )
+{
+    if ( cnReadBody( L, item, def ) == false )
+    {
+        return false;
+    }
+    static const char* const placed[] = { "name", "position" };
+    for ( int i = 0; i < CN_COUNT( placed ); ++i )
+    {
+        if ( cJSON_GetObjectItemCaseSensitive( item, placed[i] ) != NULL )
+        {
+            cnPushKey( L, placed[i] );
+            return cnFail( L, cn_statusSchemaError,
+                           "a template body has no %s: the generator sets it (see \"name\" and \"origin\")",
+                           placed[i] );
+        }
+    }
+    const cJSON* shapes = cnMember( L, item, "shapes", true );
+    if ( shapes == NULL )
+    {
+        return false;
+    }
+    cnPushKey( L, "shapes" );
+    if ( cJSON_GetArraySize( shapes ) == 0 )
+    {
+        return cnFail( L, cn_statusSchemaError, "a template body needs at least one shape" );
+    }
+    int index = 0;
+    const cJSON* shape = NULL;
+    cJSON_ArrayForEach( shape, shapes )
+    {
+        cnPushIndex( L, index );
+        cnShapeDef shapeDef;
+        cnGeometry geometry;
+        if ( cnReadShape( L, shape, def->type, &shapeDef, &geometry ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+        index += 1;
+    }
+    cnPop( L );
+    return true;
+}
+
+// The first shape of the (checked) template must be of type `type`; its geometry.
+static bool cnTemplateShape( cnLoader* L, cnGenerator* g, cnShapeType type, cnGeometry* geometry )
+{
+    const cJSON* shape =
+        cJSON_GetArrayItem( cJSON_GetObjectItemCaseSensitive( g->templates[0], "shapes" ), 0 );
+    cnBodyDef def = cnDefaultBodyDef();
+    cnShapeDef shapeDef;
+    cnPushKey( L, g->templateKey );
+    cnPushKey( L, "shapes" );
+    cnPushIndex( L, 0 );
+    if ( cnReadBody( L, g->templates[0], &def ) == false ||
+         cnReadShape( L, shape, def.type, &shapeDef, geometry ) == false )
+    {
+        return false;
+    }
+    if ( geometry->type != type )
+    {
+        return cnFail(
+            L, cn_statusSchemaError, "a %s generator's body must have a %s as its first shape, not a %s",
+            cn_generatorNames[g->params.type], cn_shapeTypeNames[type], cn_shapeTypeNames[geometry->type] );
+    }
+    cnPop( L );
+    cnPop( L );
+    cnPop( L );
+    return true;
+}
+
+static bool cnReadRegion( cnLoader* L, const cJSON* object, cnGeneratorParams* params )
+{
+    const cJSON* region = cnMember( L, object, "region", true );
+    if ( region == NULL )
+    {
+        return false;
+    }
+    cnPushKey( L, "region" );
+    if ( cnExpectObject( L, region ) == false )
+    {
+        return false;
+    }
+    cnWarnUnknownKeys( L, region, cn_regionKeys, CN_COUNT( cn_regionKeys ), "a region" );
+    if ( cnReadVec3Member( L, region, "min", true, cn_anyNumber, &params->regionMin ) == false ||
+         cnReadVec3Member( L, region, "max", true, cn_anyNumber, &params->regionMax ) == false )
+    {
+        return false;
+    }
+    if ( params->regionMax.x < params->regionMin.x || params->regionMax.y < params->regionMin.y ||
+         params->regionMax.z < params->regionMin.z )
+    {
+        cnPushKey( L, "max" );
+        return cnFail( L, cn_statusSchemaError, "expected max >= min on every axis" );
+    }
+    cnPop( L );
+    return true;
+}
+
+// "pinned": [[row, column], ...] inside the lattice.
+static bool cnCheckPinned( cnLoader* L, const cJSON* pinned, int rows, int columns )
+{
+    cnPushKey( L, "pinned" );
+    if ( cJSON_IsArray( pinned ) == false )
+    {
+        return cnFailExpected( L, "an array of [row, column] pairs", pinned );
+    }
+    int index = 0;
+    const cJSON* pair = NULL;
+    cJSON_ArrayForEach( pair, pinned )
+    {
+        cnPushIndex( L, index );
+        double rc[2] = { 0.0, 0.0 };
+        if ( cnCheckNumbers( L, pair, 2, cn_nonNegativeNumber, "a [row, column] pair", rc ) == false )
+        {
+            return false;
+        }
+        if ( floor( rc[0] ) != rc[0] || floor( rc[1] ) != rc[1] || rc[0] >= rows || rc[1] >= columns )
+        {
+            char expected[96];
+            cnFormat( expected, (int)sizeof( expected ), "a [row, column] pair in [0, %d) x [0, %d)", rows,
+                      columns );
+            return cnFailExpected( L, expected, pair );
+        }
+        cnPop( L );
+        index += 1;
+    }
+    cnPop( L );
+    return true;
+}
+
+// Read (and in pass 1 check) generator `item` into `g`.
+static bool cnReadGenerator( cnLoader* L, const cJSON* item, cnGenerator* g )
+{
+    memset( g, 0, sizeof( *g ) );
+    if ( cnExpectObject( L, item ) == false )
+    {
+        return false;
+    }
+    const cJSON* typeItem = cnMember( L, item, "type", true );
+    if ( typeItem == NULL )
+    {
+        return false;
+    }
+    cnPushKey( L, "type" );
+    int type = 0;
+    if ( cnCheckChoice( L, typeItem, cn_generatorNames, CN_COUNT( cn_generatorNames ), "generator", &type ) ==
+         false )
+    {
+        return false;
+    }
+    cnPop( L );
+    cnWarnUnknownKeys( L, item, cn_generatorKeys[type], cn_generatorKeyCounts[type],
+                       cn_generatorNames[type] );
+
+    cnGeneratorParams* p = &g->params;
+    p->type = (cnGeneratorType)type;
+    p->orientation = cnMakeQuat( 1.0, 0.0, 0.0, 0.0 );
+    p->seed = 1;
+    p->randomOrientation = true;
+    p->count[0] = p->count[1] = p->count[2] = 1;
+
+    const cJSON* name = cnMember( L, item, "name", false );
+    if ( name != NULL )
+    {
+        cnPushKey( L, "name" );
+        if ( cnCheckString( L, name, &g->prefix ) == false )
+        {
+            return false;
+        }
+        size_t length = strlen( g->prefix );
+        if ( length == 0 || length + CN_GENERATED_SUFFIX >= CN_NAME_CAPACITY )
+        {
+            char expected[64];
+            cnFormat( expected, (int)sizeof( expected ), "a name prefix of 1 to %d bytes",
+                      CN_NAME_CAPACITY - 1 - CN_GENERATED_SUFFIX );
+            return cnFailExpected( L, expected, name );
+        }
+        cnPop( L );
+    }
+
+    // the template(s)
+    const cJSON* bodies = p->type == cn_generateRandomPile ? cnMember( L, item, "bodies", false ) : NULL;
+    if ( bodies != NULL )
+    {
+        cnPushKey( L, "bodies" );
+        if ( cJSON_IsArray( bodies ) == false || cJSON_GetArraySize( bodies ) < 1 ||
+             cJSON_GetArraySize( bodies ) > CN_SMALL_OBJECT ||
+             cJSON_GetObjectItemCaseSensitive( item, "body" ) != NULL )
+        {
+            return cnFailExpected( L, "an array of 1 to 16 template bodies (and no \"body\")", bodies );
+        }
+        cnPop( L );
+        g->templateKey = "bodies";
+        g->templateArray = true;
+    }
+    else
+    {
+        const cJSON* body = cnMember( L, item, "body", true );
+        if ( body == NULL )
+        {
+            return false;
+        }
+        g->templates[0] = body;
+        g->templateCount = 1;
+        g->templateKey = "body";
+    }
+    if ( L->pass == 1 )
+    {
+        cnPushKey( L, g->templateKey );
+        int index = 0;
+        const cJSON* body = NULL;
+        cJSON_ArrayForEach( body, bodies )
+        {
+            cnPushIndex( L, index );
+            cnBodyDef def = cnDefaultBodyDef();
+            if ( cnCheckTemplate( L, body, &def ) == false )
+            {
+                return false;
+            }
+            cnPop( L );
+            index += 1;
+        }
+        if ( bodies == NULL )
+        {
+            cnBodyDef def = cnDefaultBodyDef();
+            if ( cnCheckTemplate( L, g->templates[0], &def ) == false )
+            {
+                return false;
+            }
+        }
+        cnPop( L );
+    }
+    if ( bodies != NULL )
+    {
+        const cJSON* body = NULL;
+        cJSON_ArrayForEach( body, bodies )
+        {
+            g->templates[g->templateCount++] = body;
+        }
+    }
+
+    bool ok = true;
+    switch ( p->type )
+    {
+        case cn_generatePyramid:
+        {
+            double pitch[2] = { 1.0, 1.0 };
+            const cJSON* spacing = cnMember( L, item, "spacing", true );
+            ok = cnReadIntegerMember( L, item, "rows", true, &p->rows ) && spacing != NULL;
+            if ( ok )
+            {
+                cnPushKey( L, "spacing" );
+                ok = cnCheckNumbers( L, spacing, 2, cn_positiveNumber,
+                                     "[x pitch, z pitch] (2 positive numbers)", pitch );
+                cnPop( L );
+            }
+            p->spacing = cnMakeVec3( pitch[0], 0.0, pitch[1] );
+            ok = ok && cnReadVec3Member( L, item, "origin", false, cn_anyNumber, &p->origin );
+            break;
+        }
+        case cn_generateGrid:
+        {
+            double counts[3] = { 1.0, 1.0, 1.0 };
+            const cJSON* countItem = cnMember( L, item, "count", true );
+            ok = countItem != NULL;
+            if ( ok )
+            {
+                cnPushKey( L, "count" );
+                ok = cnCheckNumbers( L, countItem, 3, cn_positiveNumber, "[nx, ny, nz] (3 positive integers)",
+                                     counts );
+                for ( int i = 0; ok && i < 3; ++i )
+                {
+                    if ( floor( counts[i] ) != counts[i] || counts[i] > (double)INT_MAX )
+                    {
+                        ok = cnFailExpected( L, "[nx, ny, nz] (3 positive integers)", countItem );
+                    }
+                    p->count[i] = ok ? (int)counts[i] : 1;
+                }
+                cnPop( L );
+            }
+            const cJSON* seed = ok ? cnMember( L, item, "seed", false ) : NULL;
+            if ( seed != NULL )
+            {
+                cnPushKey( L, "seed" );
+                ok = cnCheckSeed( L, seed, &p->seed );
+                cnPop( L );
+            }
+            ok = ok && cnReadVec3Member( L, item, "spacing", true, cn_positiveNumber, &p->spacing ) &&
+                 cnReadVec3Member( L, item, "origin", false, cn_anyNumber, &p->origin ) &&
+                 cnReadNumberMember( L, item, "jitter", false, cn_nonNegativeNumber, &p->jitter );
+            break;
+        }
+        case cn_generateRandomPile:
+        {
+            ok = cnReadIntegerMember( L, item, "count", true, &p->count[0] ) && cnReadRegion( L, item, p ) &&
+                 cnReadNumberMember( L, item, "spacing", true, cn_positiveNumber, &p->spacing.x ) &&
+                 cnReadNumberMember( L, item, "jitter", false, cn_nonNegativeNumber, &p->jitter );
+            const cJSON* seed = ok ? cnMember( L, item, "seed", false ) : NULL;
+            if ( seed != NULL )
+            {
+                cnPushKey( L, "seed" );
+                ok = cnCheckSeed( L, seed, &p->seed );
+                cnPop( L );
+            }
+            const cJSON* random = ok ? cnMember( L, item, "random_orientation", false ) : NULL;
+            if ( random != NULL )
+            {
+                cnPushKey( L, "random_orientation" );
+                ok = cnCheckBool( L, random, &p->randomOrientation );
+                cnPop( L );
+            }
+            break;
+        }
+        case cn_generateRingLattice:
+        {
+            cnGeometry torus;
+            ok = cnReadIntegerMember( L, item, "rows", true, &p->rows ) &&
+                 cnReadIntegerMember( L, item, "columns", true, &p->columns ) &&
+                 cnReadVec3Member( L, item, "origin", false, cn_anyNumber, &p->origin ) &&
+                 cnReadQuatMember( L, item, "orientation", &p->orientation ) &&
+                 cnTemplateShape( L, g, cn_torusShape, &torus );
+            if ( ok )
+            {
+                p->majorRadius = torus.torus.majorRadius;
+                p->minorRadius = torus.torus.minorRadius;
+            }
+            g->pinned = ok ? cnMember( L, item, "pinned", false ) : NULL;
+            if ( g->pinned != NULL )
+            {
+                ok = cnCheckPinned( L, g->pinned, p->rows, p->columns );
+            }
+            break;
+        }
+        case cn_generateColonySeed:
+        {
+            cnGeometry capsule;
+            ok = cnTemplateShape( L, g, cn_capsuleShape, &capsule ) &&
+                 cnReadVec3Member( L, item, "origin", false, cn_anyNumber, &p->origin );
+            const cJSON* count = ok ? cnMember( L, item, "count", false ) : NULL;
+            if ( count != NULL )
+            {
+                ok = cnReadIntegerMember( L, item, "count", true, &p->count[0] );
+            }
+            // default pitch: a cell's length and a diameter of gap
+            p->spacing.x = ok ? 2.0 * capsule.capsule.halfLength + 4.0 * capsule.capsule.radius : 1.0;
+            ok = ok && cnReadNumberMember( L, item, "spacing", false, cn_positiveNumber, &p->spacing.x );
+            const cJSON* seed = ok ? cnMember( L, item, "seed", false ) : NULL;
+            if ( seed != NULL )
+            {
+                cnPushKey( L, "seed" );
+                ok = cnCheckSeed( L, seed, &p->seed );
+                cnPop( L );
+            }
+            break;
+        }
+        default:
+            break;
+    }
+    if ( ok == false )
+    {
+        return false;
+    }
+
+    char message[200];
+    g->count = cnGeneratorCount( p, message, (int)sizeof( message ) );
+    if ( g->count < 0 )
+    {
+        return cnFail( L, cn_statusSchemaError, "%s", message );
+    }
+    return true;
+}
+
+// Is ring `index` of generator `g` pinned?
+static bool cnIsPinned( const cnGenerator* g, int index )
+{
+    const cJSON* pair = NULL;
+    cJSON_ArrayForEach( pair, g->pinned )
+    {
+        int row = (int)cJSON_GetArrayItem( pair, 0 )->valuedouble;
+        int column = (int)cJSON_GetArrayItem( pair, 1 )->valuedouble;
+        if ( row * g->params.columns + column == index )
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The name of generated body `index` ("" when the generator has no name).
+static void cnGeneratedName( const cnGenerator* g, int index, char* buffer, int size )
+{
+    buffer[0] = 0;
+    if ( g->prefix != NULL )
+    {
+        cnFormat( buffer, size, "%s_%d", g->prefix, index );
+    }
+}
+
+// Pass 1 for "generators": check each, count its bodies, and keep generated names apart from
+// the bodies' names and from each other (a prefix used twice would repeat names).
+static bool cnCheckGenerators( cnLoader* L, const cJSON* generators, int* bodyCount )
+{
+    cnPushKey( L, "generators" );
+    if ( cJSON_IsArray( generators ) == false )
+    {
+        return cnFailExpected( L, "an array of generators", generators );
+    }
+    int index = 0;
+    const cJSON* item = NULL;
+    cJSON_ArrayForEach( item, generators )
+    {
+        cnPushIndex( L, index );
+        cnGenerator g;
+        if ( cnReadGenerator( L, item, &g ) == false )
+        {
+            return false;
+        }
+        if ( (double)*bodyCount + g.count > (double)INT_MAX / 2 )
+        {
+            return cnFail( L, cn_statusSchemaError, "too many bodies" );
+        }
+        *bodyCount += g.count;
+        if ( g.prefix != NULL )
+        {
+            cnPushKey( L, "name" );
+            // earlier generators' prefixes
+            int other = 0;
+            const cJSON* earlier = NULL;
+            cJSON_ArrayForEach( earlier, generators )
+            {
+                if ( other == index )
+                {
+                    break;
+                }
+                const cJSON* name = cJSON_GetObjectItemCaseSensitive( earlier, "name" );
+                if ( cJSON_IsString( name ) && strcmp( name->valuestring, g.prefix ) == 0 )
+                {
+                    return cnFail( L, cn_statusSchemaError, "generators[%d] has the same name prefix",
+                                   other );
+                }
+                other += 1;
+            }
+            // the bodies' names: a generated name must not be one of them
+            for ( int k = 0; k < g.count; ++k )
+            {
+                char generated[CN_NAME_CAPACITY];
+                cnGeneratedName( &g, k, generated, (int)sizeof( generated ) );
+                int body = cnFindName( L, generated );
+                if ( body >= 0 )
+                {
+                    return cnFail( L, cn_statusSchemaError, "generated name \"%s\" is also bodies[%d].name",
+                                   generated, body );
+                }
+            }
+            cnPop( L );
+        }
+        cnPop( L );
+        index += 1;
+    }
+    cnPop( L );
+    return true;
+}
+
+// Pass 2 for one generator: its bodies, each from its template at its generated pose.
+static bool cnCreateGenerated( cnLoader* L, cnWorldId world, const cJSON* item )
+{
+    cnGenerator g;
+    if ( cnReadGenerator( L, item, &g ) == false )
+    {
+        return false;
+    }
+    cnTransform* poses =
+        cnAllocArray( &L->allocator, (size_t)( g.count > 0 ? g.count : 1 ), sizeof( cnTransform ) );
+    if ( poses == NULL )
+    {
+        return cnFailOutOfMemory( L );
+    }
+    char message[200];
+    bool ok = cnGeneratePoses( &g.params, poses, message, (int)sizeof( message ) );
+    if ( ok == false )
+    {
+        cnFail( L, cn_statusSchemaError, "%s", message );
+    }
+    for ( int k = 0; ok && k < g.count; ++k )
+    {
+        int which = k % g.templateCount;
+        const cJSON* body = g.templates[which];
+        cnPushKey( L, g.templateKey );
+        if ( g.templateArray )
+        {
+            cnPushIndex( L, which );
+        }
+        cnBodyDef def = cnDefaultBodyDef();
+        char name[CN_NAME_CAPACITY];
+        cnGeneratedName( &g, k, name, (int)sizeof( name ) );
+        ok = cnReadBody( L, body, &def );
+        def.name = name[0] != 0 ? name : NULL;
+        def.position = poses[k].p;
+        def.orientation = cnNormalizeQuat( cnMulQuat( poses[k].q, def.orientation ) );
+        if ( g.pinned != NULL && cnIsPinned( &g, k ) )
+        {
+            def.type = cn_staticBody;
+        }
+        cnBodyId bodyId = ok ? cnCreateBody( world, &def ) : cn_nullBodyId;
+        ok = ok && CN_IS_NON_NULL( bodyId );
+        int shapeIndex = 0;
+        const cJSON* shape = NULL;
+        const cJSON* shapes = ok ? cJSON_GetObjectItemCaseSensitive( body, "shapes" ) : NULL;
+        cJSON_ArrayForEach( shape, shapes )
+        {
+            cnShapeDef shapeDef;
+            cnGeometry geometry;
+            cnPushKey( L, "shapes" );
+            cnPushIndex( L, shapeIndex );
+            ok = cnReadShape( L, shape, def.type, &shapeDef, &geometry ) &&
+                 CN_IS_NON_NULL( cnCreateShape( bodyId, &shapeDef, &geometry ) );
+            if ( ok == false )
+            {
+                break;
+            }
+            cnPop( L );
+            cnPop( L );
+            shapeIndex += 1;
+        }
+        if ( ok == false && L->failed == false )
+        {
+            cnFail( L, cn_statusSchemaError, "the engine refused generated body %d (see its log)", k );
+        }
+        if ( ok )
+        {
+            L->depth -= g.templateArray ? 2 : 1;
+        }
+    }
+    cnFree( &L->allocator, poses, (size_t)( g.count > 0 ? g.count : 1 ) * sizeof( cnTransform ) );
+    return ok;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Systems: the application's, named in "systems" and set up by handlers from the options.
+
+static const cnSceneSystem* cnFindSystemHandler( const cnLoader* L, const char* name )
+{
+    for ( int i = 0; i < L->options->systemCount; ++i )
+    {
+        const cnSceneSystem* handler = L->options->systems + i;
+        if ( handler->name != NULL && handler->fcn != NULL && strcmp( handler->name, name ) == 0 )
+        {
+            return handler;
+        }
+    }
+    return NULL;
+}
+
+static bool cnCheckSystems( cnLoader* L, const cJSON* systems )
+{
+    cnPushKey( L, "systems" );
+    if ( cJSON_IsObject( systems ) == false )
+    {
+        return cnFailExpected( L, "an object from system names to their settings", systems );
+    }
+    const cJSON* entry = NULL;
+    cJSON_ArrayForEach( entry, systems )
+    {
+        if ( cnFindSystemHandler( L, entry->string ) == NULL )
+        {
+            cnPushKey( L, entry->string );
+            cnWarn( L, "this program has no handler for system \"%s\" (skipped)", entry->string );
+            cnPop( L );
+        }
+    }
+    cnPop( L );
+    return true;
+}
+
+static bool cnStartSystems( cnLoader* L, cnWorldId world, const cJSON* systems )
+{
+    cnPushKey( L, "systems" );
+    const cJSON* entry = NULL;
+    cJSON_ArrayForEach( entry, systems )
+    {
+        const cnSceneSystem* handler = cnFindSystemHandler( L, entry->string );
+        if ( handler == NULL )
+        {
+            continue;
+        }
+        cnPushKey( L, entry->string );
+        char* config = cJSON_PrintUnformatted( entry );
+        if ( config == NULL )
+        {
+            return cnFailOutOfMemory( L );
+        }
+        char message[256] = "";
+        cnStatus status = handler->fcn( world, config, handler->context, message, (int)sizeof( message ) );
+        cJSON_free( config );
+        if ( status != cn_statusOk )
+        {
+            return cnFail( L, status == cn_statusOutOfMemory ? cn_statusOutOfMemory : cn_statusSchemaError,
+                           "%s", message[0] != 0 ? message : "the system's handler refused these settings" );
+        }
+        cnPop( L );
+    }
+    cnPop( L );
+    return true;
+}
+
 // Pass 1: everything checked, nothing created. Fills the world def and counts the bodies.
 static bool cnCheckScene( cnLoader* L, cnWorldDef* worldDef, int* bodyCount )
 {
@@ -3012,7 +3713,14 @@ static bool cnCheckScene( cnLoader* L, cnWorldDef* worldDef, int* bodyCount )
     }
     cnPop( L );
     *bodyCount = count;
-    return true;
+
+    const cJSON* generators = cnMember( L, root, "generators", false );
+    if ( generators != NULL && cnCheckGenerators( L, generators, bodyCount ) == false )
+    {
+        return false;
+    }
+    const cJSON* systems = cnMember( L, root, "systems", false );
+    return systems == NULL || cnCheckSystems( L, systems );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3155,6 +3863,30 @@ static bool cnCreateScene( cnLoader* L, const cnWorldDef* worldDef, int bodyCoun
         index += 1;
     }
     cnPop( L );
+
+    const cJSON* generators = cJSON_GetObjectItemCaseSensitive( L->root, "generators" );
+    cnPushKey( L, "generators" );
+    index = 0;
+    const cJSON* generator = NULL;
+    cJSON_ArrayForEach( generator, generators )
+    {
+        cnPushIndex( L, index );
+        if ( cnCreateGenerated( L, world, generator ) == false )
+        {
+            cnDestroyWorld( world );
+            return false;
+        }
+        cnPop( L );
+        index += 1;
+    }
+    cnPop( L );
+
+    const cJSON* systems = cJSON_GetObjectItemCaseSensitive( L->root, "systems" );
+    if ( systems != NULL && cnStartSystems( L, world, systems ) == false )
+    {
+        cnDestroyWorld( world );
+        return false;
+    }
 
     outScene->worldId = world;
     outScene->bodyCount = bodyCount;

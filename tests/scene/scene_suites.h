@@ -7,3 +7,4 @@ Suite* cntSceneErrorSuite( void );
 Suite* cntSceneGoodSuite( void );
 Suite* cntSceneOverrideSuite( void );
 Suite* cntSceneLargeSuite( void );
+Suite* cntSceneGeneratorSuite( void );

@@ -9,6 +9,7 @@ int main( void )
         cntSceneGoodSuite,
         cntSceneOverrideSuite,
         cntSceneLargeSuite,
+        cntSceneGeneratorSuite,
     };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

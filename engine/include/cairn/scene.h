@@ -39,6 +39,23 @@ typedef struct cnSceneError
 /// or stderr.
 typedef void cnSceneWarningFcn( const char* text, void* context );
 
+/// Sets up an application system that a scene names in its "systems" object (say "colony"),
+/// once the world and all its bodies exist. `config` is the JSON text of the entry's value, after
+/// overrides. Return cn_statusOk, or an error status with a one-line reason in `message`
+/// (`messageSize` bytes), best starting with the offending key, e.g. "growth_rate: expected a
+/// positive number, got -1". An error fails the load: the world is destroyed (so the handler's
+/// systems get their finish calls) and the error names the entry's place in the file.
+typedef cnStatus cnSceneSystemFcn( cnWorldId worldId, const char* config, void* context, char* message,
+                                   int messageSize );
+
+/// A handler for one name in a scene's "systems" object.
+typedef struct cnSceneSystem
+{
+    const char* name;
+    cnSceneSystemFcn* fcn;
+    void* context;
+} cnSceneSystem;
+
 /// Load options. Must be initialized with cnDefaultSceneOptions().
 typedef struct cnSceneOptions
 {
@@ -51,6 +68,10 @@ typedef struct cnSceneOptions
     void* warningContext;
     /// Files larger than this are refused before they are read. Default 256 MiB.
     size_t maxBytes;
+    /// Handlers for the entries of the scene's "systems" object, run in the file's order after
+    /// the bodies are created. An entry with no handler is skipped with a warning.
+    const cnSceneSystem* systems;
+    int systemCount;
     /// Starting point for the world def (allocator, log hook, user data); the scene overrides
     /// gravity, dynamics, time step and solver. Default cnDefaultWorldDef().
     cnWorldDef worldDef;
