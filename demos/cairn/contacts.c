@@ -3,6 +3,7 @@
 // poses as loaded (no step), and list every contact (docs/cli.md).
 #include "cli.h"
 #include "report.h"
+#include "systems.h"
 
 #include "cairn/scene.h"
 
@@ -169,6 +170,11 @@ int ContactsCommand( int argc, char** argv )
     cnSceneOptions sceneOptions = cnDefaultSceneOptions();
     sceneOptions.overrides = overrides;
     sceneOptions.overrideCount = overrideCount;
+    // the application systems a scene may name (colony growth, force fields)
+    cxSceneSystems systems = { 0 };
+    cnSceneSystem handlers[CX_SCENE_SYSTEM_COUNT];
+    sceneOptions.systems = handlers;
+    sceneOptions.systemCount = cxGetSceneSystems( &systems, handlers, CX_SCENE_SYSTEM_COUNT );
     cnScene scene = { 0 };
     cnSceneError error = { 0 };
     cnStatus status = cnLoadSceneFile( scenePath, &sceneOptions, &scene, &error );

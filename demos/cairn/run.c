@@ -4,6 +4,7 @@
 #include "cli.h"
 #include "progress.h"
 #include "report.h"
+#include "systems.h"
 
 #include "cairn/scene.h"
 
@@ -500,6 +501,11 @@ int RunCommand( int argc, char** argv )
     sceneOptions.warningFcn = CollectLoadWarning;
     sceneOptions.warningContext = result;
 
+    // the application systems a scene may name (colony growth, force fields)
+    cxSceneSystems systems = { 0 };
+    cnSceneSystem handlers[CX_SCENE_SYSTEM_COUNT];
+    sceneOptions.systems = handlers;
+    sceneOptions.systemCount = cxGetSceneSystems( &systems, handlers, CX_SCENE_SYSTEM_COUNT );
     cnScene scene = { 0 };
     cnSceneError error = { 0 };
     cnStatus status = cnLoadSceneFile( options.scenePath, &sceneOptions, &scene, &error );

@@ -187,6 +187,9 @@ bool vwLoadScene( vwApp* app, const char* path )
     cnSceneOptions options = cnDefaultSceneOptions();
     options.worldDef.logFcn = vwEngineLog;
     options.worldDef.logContext = app;
+    cnSceneSystem handlers[CX_SCENE_SYSTEM_COUNT];
+    options.systems = handlers;
+    options.systemCount = cxGetSceneSystems( &app->systems, handlers, CX_SCENE_SYSTEM_COUNT );
     cnScene scene = { 0 };
     cnSceneError error = { 0 };
     cnStatus status = cnLoadSceneFile( path, &options, &scene, &error );
@@ -226,6 +229,11 @@ bool vwLoadScene( vwApp* app, const char* path )
         vwSelectSolver( app, app->options.solver );
     }
     vwApplySets( app );
+    // a colony shows its cells' orientations unless the user chose a colouring
+    if ( app->colorModeSet == false )
+    {
+        app->colorMode = app->systems.colony != NULL ? vw_colorOrientation : app->options.colorMode;
+    }
 
     // coarser meshes for big scenes: software renderers draw every vertex
     int bodies = cnWorld_GetBodyCount( app->worldId );
@@ -704,6 +712,7 @@ static bool vwRunCommand( vwApp* app, const vwCommand* command )
             break;
         case vw_commandColor:
             app->colorMode = (vwColorMode)(int)command->values[0];
+            app->colorModeSet = true;
             break;
         case vw_commandShow:
         {
@@ -841,6 +850,7 @@ static void vwKeyCallback( GLFWwindow* window, int key, int scancode, int action
             break;
         case GLFW_KEY_C:
             app->colorMode = (vwColorMode)( ( app->colorMode + 1 ) % vw_colorModeCount );
+            app->colorModeSet = true;
             vwSetMessage( app, "colour by %s", vw_colorNames[app->colorMode] );
             break;
         case GLFW_KEY_L:
@@ -1216,6 +1226,7 @@ int vwRunApp( const vwOptions* options )
     app->camera = ( vwCamera ){ .up = { 0.0, 0.0, 1.0 }, .distance = 10.0, .fovY = 0.785, .pitch = 0.3 };
     app->shadows = options->shadows;
     app->colorMode = options->colorMode;
+    app->colorModeSet = options->colorModeSet;
     int exitCode = 0;
 
     if ( options->scriptPath != NULL )

@@ -7,6 +7,7 @@
 #include "mesh.h"
 #include "render.h"
 #include "script.h"
+#include "systems.h"
 
 #include "cairn/cairn.h"
 
@@ -24,10 +25,12 @@ typedef struct GLFWwindow GLFWwindow;
 /// How bodies are coloured (the C key cycles).
 typedef enum vwColorMode
 {
-    vw_colorBody = 0, ///< a colour per body
-    vw_colorIsland,   ///< bodies joined by contacts share a colour
-    vw_colorRest,     ///< at rest (would sleep) blue, moving orange
-    vw_colorForce,    ///< contact force on the body against its weight, a heat ramp
+    vw_colorBody = 0,    ///< a colour per body
+    vw_colorIsland,      ///< bodies joined by contacts share a colour
+    vw_colorRest,        ///< at rest (would sleep) blue, moving orange
+    vw_colorForce,       ///< contact force on the body against its weight, a heat ramp
+    vw_colorOrientation, ///< the direction of the body's z axis (a capsule's axis), as a hue
+    vw_colorAge,         ///< a colony cell's age, young light to old dark (others: by body)
     vw_colorModeCount
 } vwColorMode;
 
@@ -51,6 +54,7 @@ typedef struct vwOptions
     bool noHud;      ///< --no-hud: the scene alone (tests compare pictures)
     bool hideBodies; ///< --hide-bodies: planes only (tests compare pictures)
     vwColorMode colorMode;
+    bool colorModeSet; ///< --color given: a scene's own choice does not override it
 } vwOptions;
 
 /// One shape ready to draw: its mesh, scale, local pose and bounding radius.
@@ -162,9 +166,13 @@ typedef struct vwApp
     int stepTimeCount;
     cnStepReport report;
 
+    // the application systems the scene set up (the colony, for colouring cells by age)
+    cxSceneSystems systems;
+
     // viewer
     vwCamera camera;
     vwColorMode colorMode;
+    bool colorModeSet; // by --color or the C key: kept across scene loads
     bool showContacts;
     bool showNormals;
     bool showAabbs;

@@ -23,7 +23,7 @@ static void vwUsage( FILE* out )
         "  --hud-log FILE.csv     the HUD's solver values, one row per frame\n"
         "  --size WxH             window or image size (default 1280x720)\n"
         "  --samples N            multisampling, 0 to 8 (default 4; 0 is about twice as fast in software)\n"
-        "  --color MODE           body, island, rest or force\n"
+        "  --color MODE           body, island, rest, force, orientation or age\n"
         "  --no-shadows           draw without the shadow map\n"
         "  --no-hud, --hide-bodies  leave out the HUD, or every body but planes (for tests)\n" );
 }
@@ -154,10 +154,13 @@ int main( int argc, char** argv )
             }
             if ( mode < 0 )
             {
-                fprintf( stderr, "cairn-viewer: --color %s: expected body, island, rest or force\n", value );
+                fprintf( stderr,
+                         "cairn-viewer: --color %s: expected body, island, rest, force, orientation or age\n",
+                         value );
                 return 2;
             }
             options.colorMode = (vwColorMode)mode;
+            options.colorModeSet = true;
         }
         else if ( arg[0] == '-' )
         {

@@ -10,7 +10,8 @@
 #include <string.h>
 
 const char* const vw_dropNames[6] = { "sphere", "box", "capsule", "cylinder", "ellipsoid", "torus" };
-const char* const vw_colorNames[4] = { "body", "island", "rest", "force" };
+const char* const vw_colorNames[VW_COLOR_NAME_COUNT] = { "body",  "island",      "rest",
+                                                         "force", "orientation", "age" };
 
 static const char* const s_showNames[4] = { "contacts", "normals", "aabbs", "help" };
 
@@ -102,7 +103,7 @@ static const vwCommandSpec s_specs[] = {
     { "resume", vw_commandResume, 0, "resume" },
     { "step", vw_commandStep, 0, "step" },
     { "slow", vw_commandSlow, 1, "slow on|off" },
-    { "color", vw_commandColor, 1, "color body|island|rest|force" },
+    { "color", vw_commandColor, 1, "color body|island|rest|force|orientation|age" },
     { "show", vw_commandShow, 2, "show contacts|normals|aabbs|help on|off" },
     { "shadows", vw_commandShadows, 1, "shadows on|off" },
     { "drop", vw_commandDrop, 1, "drop sphere|box|capsule|cylinder|ellipsoid|torus" },
@@ -159,7 +160,7 @@ static bool vwParseCommand( char** words, int count, vwCommand* command, char* w
             ok = vwParseOnOff( words[1], command->values );
             break;
         case vw_commandColor:
-            command->values[0] = vwFindName( vw_colorNames, 4, words[1] );
+            command->values[0] = vwFindName( vw_colorNames, VW_COLOR_NAME_COUNT, words[1] );
             ok = command->values[0] >= 0.0;
             break;
         case vw_commandShow:

@@ -72,4 +72,6 @@ char* vwReadTextFile( const char* path, size_t maxBytes, char* error, int errorS
 
 /// Names of the drop shapes and colour modes, for parsing and the HUD.
 extern const char* const vw_dropNames[6];
-extern const char* const vw_colorNames[4];
+/// The colour modes' names, in vwColorMode order (app.h).
+#define VW_COLOR_NAME_COUNT 6
+extern const char* const vw_colorNames[VW_COLOR_NAME_COUNT];

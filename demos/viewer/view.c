@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What the viewer draws: a view per body and shape (meshes shared between equal geometries),
-// colours by body, island, rest or contact force, debug draw, and the HUD with its plots.
+// colours by body, island, rest, contact force, orientation or cell age, debug draw, and the HUD with its
+// plots.
 #include "app.h"
 
 #include <GLFW/glfw3.h>
@@ -313,6 +314,34 @@ void vwUpdateColors( vwApp* app )
                 const float rest[3] = { 0.30f, 0.50f, 0.95f };
                 const float moving[3] = { 1.0f, 0.55f, 0.15f };
                 memcpy( rgb, resting ? rest : moving, sizeof( rest ) );
+                break;
+            }
+            case vw_colorOrientation:
+            {
+                // the z axis (a capsule's or cylinder's axis) has no sign: its azimuth modulo pi
+                // is the hue, and tilting out of the horizontal fades it to grey
+                cnVec3 axis = cnRotate( arrays.transforms[i].q, ( cnVec3 ){ 0.0, 0.0, 1.0 } );
+                double azimuth = atan2( axis.y, axis.x );
+                azimuth = azimuth < 0.0 ? azimuth + 3.14159265358979323846 : azimuth;
+                float hue = (float)( azimuth / 3.14159265358979323846 );
+                float saturation = (float)( 0.75 * sqrt( fmax( 0.0, 1.0 - axis.z * axis.z ) ) );
+                vwHsv( hue, saturation, 0.9f, rgb );
+                break;
+            }
+            case vw_colorAge:
+            {
+                double age = cxColony_GetCellAge( app->systems.colony, arrays.ids[i] );
+                if ( age < 0.0 )
+                {
+                    vwPaletteColor( i, rgb );
+                    break;
+                }
+                // over one doubling time: newborn pale yellow, about to divide deep blue
+                double doubling = log( 2.0 ) / cxColony_GetConfig( app->systems.colony ).growthRate;
+                float t = (float)fmin( 1.0, age / doubling );
+                rgb[0] = 1.0f - 0.85f * t;
+                rgb[1] = 0.95f - 0.55f * t;
+                rgb[2] = 0.55f + 0.35f * t;
                 break;
             }
             case vw_colorForce:

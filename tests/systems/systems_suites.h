@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <check.h>
+
+Suite* cntColonySuite( void );
+Suite* cntFieldSuite( void );
