@@ -13,7 +13,9 @@
 //   3. grow every cell about its centre, l *= exp(rate dt), and divide those that reached the
 //      division length into two daughters of length l / 2, end to end along the mother's axis,
 //      each turned by a small random angle. The leftover above the division length is kept, so
-//      every lineage divides once per ln 2 / rate exactly (to the step).
+//      every lineage divides once per ln 2 / rate exactly (to the step). Once the colony holds
+//      max_cells cells it stops growing: a cell that reaches the division length in the step
+//      the colony fills stops there, and from the next step on no cell lengthens.
 // Overlaps that growth and division create are left to the world's contact solve of the same
 // step: in an overdamped world it ends each step with the cells just touching.
 
@@ -427,6 +429,11 @@ static bool cxDivide( cxColony* colony, int cell, double length )
 static void cxGrowAndDivide( cxColony* colony, double timeStep )
 {
     const cxColonyConfig* config = &colony->config;
+    if ( colony->count >= config->maxCells )
+    {
+        // full: growth is over, and the contact solve relaxes what it left
+        return;
+    }
     double factor = exp( config->growthRate * timeStep );
     // daughters made in this step are appended and not visited again
     int count = colony->count;
@@ -450,7 +457,8 @@ static void cxGrowAndDivide( cxColony* colony, double timeStep )
                         "colony: a cell could not divide (out of memory); it stops at the division length" );
                 }
             }
-            // full: stop at the division length (a cell adopted longer than it keeps its length)
+            // filled in this step: stop at the division length (a cell adopted longer than it
+            // keeps its length)
             length = fmax( old, config->divisionLength );
         }
         if ( length != old )

@@ -44,8 +44,9 @@ typedef struct cxColonyConfig
     /// `seed`: seed of the colony's random sequence (splitmix64); the same seed gives the same
     /// colony. An integer in [0, 2^53] in scene files. Default 1.
     uint64_t seed;
-    /// `max_cells`: no division beyond this many cells; once the colony is full, cells stop
-    /// growing at the division length. >= 1. Default 4096.
+    /// `max_cells`: the colony grows until it holds this many cells, then stops: a cell that
+    /// reaches the division length in the step the colony fills stops there, and from then on
+    /// no cell lengthens or divides (the contacts relax what growth left). >= 1. Default 4096.
     int maxCells;
     /// `monolayer`: keep every cell centre in the plane z = z0 (the first cell's z when the colony
     /// was added) and every cell axis in that plane, projecting them back at the start of each
