@@ -205,8 +205,11 @@ bool vwLoadScene( vwApp* app, const char* path )
             snprintf( app->loadError, sizeof( app->loadError ), "%s: cannot load the scene: %s", path,
                       cnStatusString( status ) );
         }
+        // on stderr once, and on the HUD (not echoed to stdout as headless messages are)
         fprintf( stderr, "cairn-viewer: %s\n", app->loadError );
-        vwSetMessage( app, "%s", app->loadError );
+        snprintf( app->message, sizeof( app->message ), "%.*s", (int)sizeof( app->message ) - 1,
+                  app->loadError );
+        app->messageTime = glfwGetTime();
         return false;
     }
     vwUnloadScene( app );
