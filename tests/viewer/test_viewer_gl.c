@@ -598,6 +598,101 @@ START_TEST( bad_input_is_named_and_refused )
 }
 END_TEST
 
+// the colour the viewer gave body `name` in a --report file
+static void cntReportColor( const char* path, const char* name, double rgb[3] )
+{
+    char* text = cntReadText( path, NULL );
+    ck_assert_msg( text != NULL, "no report %s", path );
+    cJSON* root = cJSON_Parse( text );
+    free( text );
+    ck_assert_ptr_nonnull( root );
+    bool found = false;
+    const cJSON* body = NULL;
+    cJSON_ArrayForEach( body, cJSON_GetObjectItem( root, "final_state" ) )
+    {
+        const cJSON* bodyName = cJSON_GetObjectItem( body, "name" );
+        if ( cJSON_IsString( bodyName ) && strcmp( bodyName->valuestring, name ) == 0 )
+        {
+            const cJSON* color = cJSON_GetObjectItem( body, "color" );
+            for ( int k = 0; k < 3; ++k )
+            {
+                rgb[k] = cJSON_GetArrayItem( color, k )->valuedouble;
+            }
+            found = true;
+        }
+    }
+    cJSON_Delete( root );
+    ck_assert_msg( found, "%s: no body named %s", path, name );
+}
+
+static double cntColorDistance( const double a[3], const double b[3] )
+{
+    return fabs( a[0] - b[0] ) + fabs( a[1] - b[1] ) + fabs( a[2] - b[2] );
+}
+
+// A colony's cells coloured by orientation (the default for a scene with a colony) and by age.
+// Four cells far apart: a and b along x, c along y, d along x but 3.2 m long, so that it divides
+// at t = ln(4 / 3.2) = 0.22 s and its daughters are younger than a at t = 0.3 s.
+START_TEST( colony_cells_are_coloured_by_orientation_and_age )
+{
+    char scene[600], first[600], plain[600], aged[600], errors[600], arguments[2048];
+    cntFormat( scene, sizeof( scene ), "%s/viewer_colony.json", CN_TEST_OUTPUT_DIR );
+    cntFormat( first, sizeof( first ), "%s/viewer_colony_orientation.json", CN_TEST_OUTPUT_DIR );
+    cntFormat( plain, sizeof( plain ), "%s/viewer_colony_default.json", CN_TEST_OUTPUT_DIR );
+    cntFormat( aged, sizeof( aged ), "%s/viewer_colony_age.json", CN_TEST_OUTPUT_DIR );
+    cntFormat( errors, sizeof( errors ), "%s/viewer_colony_stderr.txt", CN_TEST_OUTPUT_DIR );
+    FILE* file = fopen( scene, "w" );
+    ck_assert_ptr_nonnull( file );
+    // [w, x, y, z] turning the capsule's z axis onto x, and onto y
+    const char* alongX = "[0.7071067811865476, 0, 0.7071067811865476, 0]";
+    const char* alongY = "[0.7071067811865476, -0.7071067811865476, 0, 0]";
+    fprintf( file,
+             "{\"world\": {\"gravity\": [0, 0, 0], \"dt\": 0.01, \"dynamics\": \"overdamped\"},\n"
+             " \"bodies\": [\n"
+             "  {\"name\": \"a\", \"position\": [0, 0, 0], \"orientation\": %s, \"shapes\": [{\"type\": "
+             "\"capsule\", \"radius\": 0.25, \"half_length\": 0.75}]},\n"
+             "  {\"name\": \"b\", \"position\": [10, 0, 0], \"orientation\": %s, \"shapes\": [{\"type\": "
+             "\"capsule\", \"radius\": 0.25, \"half_length\": 0.75}]},\n"
+             "  {\"name\": \"c\", \"position\": [0, 10, 0], \"orientation\": %s, \"shapes\": [{\"type\": "
+             "\"capsule\", \"radius\": 0.25, \"half_length\": 0.75}]},\n"
+             "  {\"name\": \"d\", \"position\": [10, 10, 0], \"orientation\": %s, \"shapes\": [{\"type\": "
+             "\"capsule\", \"radius\": 0.25, \"half_length\": 1.35}]}],\n"
+             " \"systems\": {\"colony\": {\"max_cells\": 100}}}\n",
+             alongX, alongX, alongY, alongX );
+    fclose( file );
+
+    cntFormat( arguments, sizeof( arguments ),
+               "'%s' --headless --frames 1 --size 320x240 --color orientation --report '%s'", scene, first );
+    ck_assert_int_eq( cntRunViewer( arguments, errors ), 0 );
+    cntCheckSanitizerLog( errors );
+    cntFormat( arguments, sizeof( arguments ), "'%s' --headless --frames 1 --size 320x240 --report '%s'",
+               scene, plain );
+    ck_assert_int_eq( cntRunViewer( arguments, errors ), 0 );
+    double a[3], b[3], c[3], d[3], defaultA[3], defaultC[3];
+    cntReportColor( first, "a", a );
+    cntReportColor( first, "b", b );
+    cntReportColor( first, "c", c );
+    cntReportColor( plain, "a", defaultA );
+    cntReportColor( plain, "c", defaultC );
+    // same direction, same colour; a quarter turn apart, another; the default for a colony
+    ck_assert_msg( cntColorDistance( a, b ) < 1e-6, "a and b point the same way but differ" );
+    ck_assert_msg( cntColorDistance( a, c ) > 0.3, "a and c point 90 degrees apart but look alike" );
+    ck_assert( cntColorDistance( a, defaultA ) < 1e-6 && cntColorDistance( c, defaultC ) < 1e-6 );
+
+    cntFormat( arguments, sizeof( arguments ),
+               "'%s' --headless --frames 30 --size 320x240 --color age --report '%s'", scene, aged );
+    ck_assert_int_eq( cntRunViewer( arguments, errors ), 0 );
+    cntCheckSanitizerLog( errors );
+    cntReportColor( aged, "a", a );
+    cntReportColor( aged, "d", d );
+    // a is 0.3 s old, d's daughter 0.08 s: younger is paler (more red), older bluer
+    printf( "colony colours by age: a (0.30 s) %.3f %.3f %.3f, d (0.08 s) %.3f %.3f %.3f\n", a[0], a[1], a[2],
+            d[0], d[1], d[2] );
+    fflush( stdout );
+    ck_assert( d[0] > a[0] + 0.1 && d[2] < a[2] - 0.02 );
+}
+END_TEST
+
 static Suite* cntViewerSuite( void )
 {
     Suite* suite = suite_create( "viewer" );
@@ -606,6 +701,7 @@ static Suite* cntViewerSuite( void )
     tcase_add_test( tc, script_switches_solvers_and_the_hud_follows );
     tcase_add_test( tc, dragging_a_body_moves_it_with_the_cursor );
     tcase_add_test( tc, bad_input_is_named_and_refused );
+    tcase_add_test( tc, colony_cells_are_coloured_by_orientation_and_age );
     suite_add_tcase( suite, tc );
     return suite;
 }
