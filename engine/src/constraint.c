@@ -6,6 +6,7 @@
 
 #include "core.h"
 #include "lcp_common.h"
+#include "narrow_phase.h"
 #include "world.h"
 
 #include "cairn/solver.h"
@@ -440,12 +441,94 @@ static bool cnSolveRows( cnWorld* world, const cnRows* rows, const double* b, co
     return usable;
 }
 
+// Contact recursion (the ReLCP paper's section 3.8, overdamped worlds): after a solve, move every
+// dynamic body by the solved velocities to a trial pose, collide every pair there, and for each
+// point still overlapping by more than CN_RECURSION_TOLERANCE add a constraint measured at the
+// trial pose: separation + dt J (v - v*) >= 0, v* the velocities of the solve just made. The
+// constraints of earlier levels stay. Returns how many were added.
+#define CN_RECURSION_SLOT      255
+#define CN_RECURSION_TOLERANCE 1e-4
+
+static int cnAddRecursionRows( cnWorld* world, cnRows* rows, const int* solverIndex, const double* delta,
+                               double timeStep )
+{
+    const cnBodyStore* bodies = &world->bodies;
+    const cnContactSet* set = &world->contacts;
+    int added = 0;
+    for ( int c = 0; c < set->count; ++c )
+    {
+        const cnContact* contact = set->contacts + c;
+        const cnShape* shapes[2] = { world->shapes + contact->shapeA, world->shapes + contact->shapeB };
+        int bodyRows[2];
+        cnCollisionShape placed[2];
+        cnVec3 centers[2];
+        bool moving = false;
+        for ( int side = 0; side < 2; ++side )
+        {
+            int row = world->slots[shapes[side]->bodySlot].row;
+            bodyRows[side] = bodies->type[row] == cn_dynamicBody ? row : -1;
+            cnTransform pose = bodies->transform[row];
+            centers[side] = bodies->center[row];
+            if ( bodyRows[side] >= 0 )
+            {
+                // the trial pose: as the integrator would move it with the solved velocities
+                const double* d = delta + 6 * solverIndex[row];
+                cnVec3 v = cnAdd( bodies->linearVelocity[row], cnMakeVec3( d[0], d[1], d[2] ) );
+                cnVec3 w = cnAdd( bodies->angularVelocity[row], cnMakeVec3( d[3], d[4], d[5] ) );
+                pose.q = cnNormalizeQuat( cnMulQuat( cnQuatExp( cnScale( timeStep, w ) ), pose.q ) );
+                centers[side] = cnMulAdd( centers[side], timeStep, v );
+                pose.p = cnSub( centers[side], cnRotate( pose.q, bodies->localCenter[row] ) );
+                moving = true;
+            }
+            placed[side].geometry = &shapes[side]->geometry;
+            placed[side].hull = shapes[side]->hull;
+            placed[side].transform = cnMulTransforms( pose, shapes[side]->localPose );
+        }
+        if ( moving == false )
+        {
+            continue;
+        }
+        cnManifold manifold;
+        if ( cnCollide( placed + 0, placed + 1, 0.0, NULL, &manifold ) != cn_statusOk )
+        {
+            continue;
+        }
+        for ( int k = 0; k < manifold.pointCount; ++k )
+        {
+            const cnManifoldPoint* mp = manifold.points + k;
+            if ( mp->separation >= -CN_RECURSION_TOLERANCE || rows->count >= rows->capacity )
+            {
+                continue;
+            }
+            cnVec3 rA = bodyRows[0] >= 0 ? cnSub( mp->point, centers[0] ) : cn_vec3Zero;
+            cnVec3 rB = bodyRows[1] >= 0 ? cnSub( mp->point, centers[1] ) : cn_vec3Zero;
+            int i = cnAddRow( rows, world, solverIndex, bodyRows[0], bodyRows[1], rA, rB, mp->normal,
+                              cn_rowNormal, -1, 0.0, mp->separation / timeStep );
+            // b = J v0 + separation / dt - J v* = separation / dt - J delta
+            const double* ja = rows->jacobianA + 6 * i;
+            const double* jb = rows->jacobianB + 6 * i;
+            for ( int j = 0; j < 6; ++j )
+            {
+                rows->b[i] -= ( bodyRows[0] >= 0 ? ja[j] * delta[6 * solverIndex[bodyRows[0]] + j] : 0.0 ) +
+                              ( bodyRows[1] >= 0 ? jb[j] * delta[6 * solverIndex[bodyRows[1]] + j] : 0.0 );
+            }
+            rows->contact[i] = c;
+            rows->point[i] = 0;
+            rows->slot[i] = CN_RECURSION_SLOT;
+            rows->push[i] = 0.0;
+            added += 1;
+        }
+    }
+    return added;
+}
+
 cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch )
 {
     cnBodyStore* bodies = &world->bodies;
     cnContactSet* set = &world->contacts;
     cnStepReport* report = &world->report;
     world->residualHistoryCount = 0;
+    report->contactRecursions = 0;
     int n = bodies->count;
     bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
     bool friction = ( world->solver->caps & cn_solverFriction ) != 0;
@@ -463,9 +546,13 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     {
         points += set->contacts[i].manifold.pointCount;
     }
+    // the recursion's constraints (overdamped worlds, contactRecursions > 0) are appended: room for
+    // one per manifold point of every pair at every level
+    int recursions = overdamped ? world->def.contactRecursions : 0;
+    int extra = recursions * CN_MAX_MANIFOLD_POINTS * set->count;
     cnRows rows;
     bool ok = solverIndex != NULL && rowOf != NULL && wLinear != NULL && wAngular != NULL && delta != NULL &&
-              cnAllocRows( &world->arena, &rows, 3 * points );
+              cnAllocRows( &world->arena, &rows, 3 * points + extra );
     if ( ok == false )
     {
         return cn_statusOutOfMemory;
@@ -670,6 +757,19 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     {
         report->warnings |= cn_warnSolverNotConverged;
     }
+    for ( int level = 0; usable && level < recursions; ++level )
+    {
+        int added = cnAddRecursionRows( world, &rows, solverIndex, delta, timeStep );
+        if ( added == 0 )
+        {
+            break;
+        }
+        report->contactRecursions = level + 1;
+        usable = cnSolveRows( world, &rows, rows.b, NULL, bodyCount, wLinear, wAngular, rows.lambda, delta,
+                              &stats );
+        report->solverIterations += stats.iterations;
+        report->solverResidual = stats.residual;
+    }
     if ( usable == false )
     {
         // NaN, divergence or no answer: this step's velocities stay as predicted
@@ -691,6 +791,10 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     {
         cnContact* contact = set->contacts + rows.contact[i];
         int k = rows.point[i];
+        if ( rows.slot[i] == CN_RECURSION_SLOT )
+        {
+            continue; // a constraint of the recursion: no manifold point to warm-start
+        }
         if ( rows.slot[i] == 0 )
         {
             contact->normalImpulse[k] = rows.lambda[i];

@@ -2248,9 +2248,9 @@ static void cnWarnUnknownKeys( cnLoader* L, const cJSON* object, const char* con
 
 static const char* const cn_topKeys[] = { "version", "description", "world",  "materials",
                                           "bodies",  "generators",  "systems" };
-static const char* const cn_worldKeys[] = { "gravity",       "dt",     "dynamics", "sleeping",
-                                            "viscosity",     "solver", "substeps", "contact_hertz",
-                                            "contact_margin" };
+static const char* const cn_worldKeys[] = {
+    "gravity", "dt",       "dynamics",      "sleeping",       "viscosity",
+    "solver",  "substeps", "contact_hertz", "contact_margin", "contact_recursions" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2358,6 +2358,18 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
              false )
     {
         return false;
+    }
+    const cJSON* recursions = cnMember( L, item, "contact_recursions", false );
+    if ( recursions != NULL )
+    {
+        cnPushKey( L, "contact_recursions" );
+        if ( cJSON_IsNumber( recursions ) == false || recursions->valuedouble < 0.0 ||
+             recursions->valuedouble > 16.0 || floor( recursions->valuedouble ) != recursions->valuedouble )
+        {
+            return cnFailExpected( L, "an integer from 0 to 16", recursions );
+        }
+        def->contactRecursions = (int)recursions->valuedouble;
+        cnPop( L );
     }
     if ( def->substeps > 64 )
     {

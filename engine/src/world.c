@@ -135,6 +135,12 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
                   def->substeps, def->contactHertz );
         return false;
     }
+    if ( def->contactRecursions < 0 || def->contactRecursions > 16 )
+    {
+        cnFormat( message, size, "world def: contactRecursions must be 0 to 16, got %d",
+                  def->contactRecursions );
+        return false;
+    }
     if ( ( def->allocator.allocFcn == NULL ) != ( def->allocator.freeFcn == NULL ) )
     {
         cnFormat( message, size, "world def: allocator needs both allocFcn and freeFcn, or neither" );

@@ -128,6 +128,11 @@ START_TEST( bad_world_defs )
     ck_assert( CN_IS_NULL( cnCreateWorld( &def ) ) );
     ck_assert_ptr_nonnull( strstr( log.lastMessage, "substeps" ) );
 
+    def = cntWorldDef( &log, NULL );
+    def.contactRecursions = 17;
+    ck_assert( CN_IS_NULL( cnCreateWorld( &def ) ) );
+    ck_assert_ptr_nonnull( strstr( log.lastMessage, "contactRecursions" ) );
+
     ck_assert( CN_IS_NULL( cnCreateWorld( NULL ) ) );
 }
 END_TEST

@@ -226,13 +226,14 @@ END_TEST
 
 START_TEST( world_substeps_and_contact_keys_are_read )
 {
-    const char* json =
-        "{\"world\": {\"substeps\": 4, \"contact_hertz\": 120, \"contact_margin\": 0.01}, \"bodies\": []}";
+    const char* json = "{\"world\": {\"substeps\": 4, \"contact_hertz\": 120, \"contact_margin\": 0.01, "
+                       "\"contact_recursions\": 3}, \"bodies\": []}";
     cntGenLoad load;
     ck_assert_msg( cntGenLoadText( &load, json, NULL, 0 ) == cn_statusOk, "%s", load.error.text );
     cnWorldDef def = cnWorld_GetDef( load.scene.worldId );
     ck_assert_int_eq( def.substeps, 4 );
     ck_assert( def.contactHertz == 120.0 && def.contactMargin == 0.01 );
+    ck_assert_int_eq( def.contactRecursions, 3 );
     cnDestroyWorld( load.scene.worldId );
 }
 END_TEST
@@ -280,6 +281,8 @@ static const cntGenError cnt_genErrors[] = {
       "generators[0].body.shapes[0]", "must have a capsule as its first shape" },
     { "{\"world\": {\"substeps\": 65}, \"bodies\": []}",
       "world.substeps", "expected an integer from 1 to 64, got 65" },
+    { "{\"world\": {\"contact_recursions\": 17}, \"bodies\": []}",
+      "world.contact_recursions", "expected an integer from 0 to 16, got 17" },
     { "{\"bodies\": [], \"systems\": []}",
       "systems", "expected an object from system names to their settings" },
 };

@@ -84,6 +84,12 @@ typedef struct cnWorldDef
     /// Stiffness of the soft contact push-out, Hz (damping ratio 10). Default 40; keep it at or
     /// below about 0.6 x the substep rate (40 Hz is stable at 60 Hz, 60 Hz at 120 Hz).
     double contactHertz;
+    /// Overdamped worlds: after each contact solve, move the bodies to where the solve takes
+    /// them, collide there, and add a constraint for every point still overlapping (by more than
+    /// 0.1 mm), up to this many times (the ReLCP paper's recursion, section 3.8). It holds
+    /// contacts that one point per region cannot, such as linked rings pulled taut. 0 to 16;
+    /// default 0 (off). Inertial worlds ignore it.
+    int contactRecursions;
     /// Sleeping of resting islands. Recorded; islands and sleep arrive with the solver layer.
     bool enableSleep;
     /// Solver (a registered name, see cnGetSolverAt) with its iteration limit and tolerance.
@@ -314,6 +320,8 @@ typedef struct cnStepReport
     int solverRows;
     int solverIterations;
     double solverResidual;
+    /// Contact recursion levels that added constraints this step (see cnWorldDef.contactRecursions).
+    int contactRecursions;
     int solverStatus;
     bool solverFrictionless;
     /// Bodies whose state went non-finite this step and were put back.
