@@ -133,11 +133,29 @@ static bool cxIsKey( const cJSON* item, const char* key )
     return strcmp( item->string, key ) == 0;
 }
 
+// A system's settings, the JSON object `json`, into `config` by `read`; errors start with the key.
+typedef cnStatus cxReadFcn( const cJSON* root, void* config, char* message, int messageSize );
+
+static cnStatus cxReadSettings( const char* json, const char* what, cxReadFcn* read, void* config,
+                                char* message, int messageSize )
+{
+    cxFormat( message, messageSize, "%s", "" );
+    cnStatus status;
+    cJSON* root = cxParseObject( json, what, &status, message, messageSize );
+    if ( root == NULL )
+    {
+        return status == cn_statusOk ? cn_statusOutOfMemory : status;
+    }
+    status = read( root, config, message, messageSize );
+    cJSON_Delete( root );
+    return status;
+}
+
 // colony -----------------------------------------------------------------------------------------
 
-static cnStatus cxReadColonyConfig( const cJSON* root, cxColonyConfig* config, char* message,
-                                    int messageSize )
+static cnStatus cxReadColonyConfig( const cJSON* root, void* out, char* message, int messageSize )
 {
+    cxColonyConfig* config = out;
     static const char* const keys[] = { "growth_rate", "division_length", "noise_degrees",
                                         "seed",        "max_cells",       "monolayer" };
     for ( const cJSON* item = root->child; item != NULL; item = item->next )
@@ -206,16 +224,9 @@ static cnStatus cxReadColonyConfig( const cJSON* root, cxColonyConfig* config, c
 cnStatus cxColonySceneHandler( cnWorldId worldId, const char* config, void* context, char* message,
                                int messageSize )
 {
-    cxFormat( message, messageSize, "%s", "" );
-    cnStatus status;
-    cJSON* root = cxParseObject( config, "colony", &status, message, messageSize );
-    if ( root == NULL )
-    {
-        return status == cn_statusOk ? cn_statusOutOfMemory : status;
-    }
     cxColonyConfig colonyConfig = cxDefaultColonyConfig();
-    status = cxReadColonyConfig( root, &colonyConfig, message, messageSize );
-    cJSON_Delete( root );
+    cnStatus status =
+        cxReadSettings( config, "colony", cxReadColonyConfig, &colonyConfig, message, messageSize );
     if ( status != cn_statusOk )
     {
         return status;
@@ -237,8 +248,9 @@ cnStatus cxColonySceneHandler( cnWorldId worldId, const char* config, void* cont
 
 // extensile field --------------------------------------------------------------------------------
 
-static cnStatus cxReadFieldConfig( const cJSON* root, cxFieldConfig* config, char* message, int messageSize )
+static cnStatus cxReadFieldConfig( const cJSON* root, void* out, char* message, int messageSize )
 {
+    cxFieldConfig* config = out;
     static const char* const keys[] = { "center", "strength" };
     for ( const cJSON* item = root->child; item != NULL; item = item->next )
     {
@@ -279,16 +291,9 @@ static cnStatus cxReadFieldConfig( const cJSON* root, cxFieldConfig* config, cha
 cnStatus cxFieldSceneHandler( cnWorldId worldId, const char* config, void* context, char* message,
                               int messageSize )
 {
-    cxFormat( message, messageSize, "%s", "" );
-    cnStatus status;
-    cJSON* root = cxParseObject( config, "extensile_field", &status, message, messageSize );
-    if ( root == NULL )
-    {
-        return status == cn_statusOk ? cn_statusOutOfMemory : status;
-    }
     cxFieldConfig fieldConfig = cxDefaultFieldConfig();
-    status = cxReadFieldConfig( root, &fieldConfig, message, messageSize );
-    cJSON_Delete( root );
+    cnStatus status =
+        cxReadSettings( config, "extensile_field", cxReadFieldConfig, &fieldConfig, message, messageSize );
     if ( status != cn_statusOk )
     {
         return status;

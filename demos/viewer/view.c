@@ -289,6 +289,8 @@ void vwUpdateColors( vwApp* app )
     }
 
     double g = cnLength( cnWorld_GetGravity( app->worldId ) );
+    // a colony cell's doubling time, for colouring by age
+    double doubling = log( 2.0 ) / cxColony_GetConfig( app->systems.colony ).growthRate;
     for ( int i = 0; i < n; ++i )
     {
         float* rgb = app->bodyColors + 3 * i;
@@ -337,7 +339,6 @@ void vwUpdateColors( vwApp* app )
                     break;
                 }
                 // over one doubling time: newborn pale yellow, about to divide deep blue
-                double doubling = log( 2.0 ) / cxColony_GetConfig( app->systems.colony ).growthRate;
                 float t = (float)fmin( 1.0, age / doubling );
                 rgb[0] = 1.0f - 0.85f * t;
                 rgb[1] = 0.95f - 0.55f * t;

@@ -475,9 +475,7 @@ static int cnAddRecursionRows( cnWorld* world, cnRows* rows, const int* solverIn
                 const double* d = delta + 6 * solverIndex[row];
                 cnVec3 v = cnAdd( bodies->linearVelocity[row], cnMakeVec3( d[0], d[1], d[2] ) );
                 cnVec3 w = cnAdd( bodies->angularVelocity[row], cnMakeVec3( d[3], d[4], d[5] ) );
-                pose.q = cnNormalizeQuat( cnMulQuat( cnQuatExp( cnScale( timeStep, w ) ), pose.q ) );
-                centers[side] = cnMulAdd( centers[side], timeStep, v );
-                pose.p = cnSub( centers[side], cnRotate( pose.q, bodies->localCenter[row] ) );
+                pose = cnAdvanceBody( bodies, row, v, w, timeStep, centers + side );
                 moving = true;
             }
             placed[side].geometry = &shapes[side]->geometry;

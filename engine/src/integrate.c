@@ -140,6 +140,16 @@ bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratc
     return true;
 }
 
+cnTransform cnAdvanceBody( const cnBodyStore* bodies, int row, cnVec3 v, cnVec3 w, double timeStep,
+                           cnVec3* center )
+{
+    cnTransform pose;
+    pose.q = cnNormalizeQuat( cnMulQuat( cnQuatExp( cnScale( timeStep, w ) ), bodies->transform[row].q ) );
+    *center = cnMulAdd( bodies->center[row], timeStep, v );
+    pose.p = cnSub( *center, cnRotate( pose.q, bodies->localCenter[row] ) );
+    return pose;
+}
+
 void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch* scratch )
 {
     cnBodyStore* b = &world->bodies;
@@ -154,14 +164,12 @@ void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch*
 
         // move the centre of mass, rotate about it by the exponential map, keep q unit
         // (plus the split-impulse pass's position-only velocities, forgotten after this move)
-        cnVec3 omega = cnAdd( b->angularVelocity[row], scratch->pseudoAngular[row] );
-        cnQuat q =
-            cnNormalizeQuat( cnMulQuat( cnQuatExp( cnScale( timeStep, omega ) ), b->transform[row].q ) );
-        cnVec3 center =
-            cnMulAdd( b->center[row], timeStep, cnAdd( b->linearVelocity[row], scratch->pseudoLinear[row] ) );
+        cnVec3 center;
+        b->transform[row] =
+            cnAdvanceBody( b, row, cnAdd( b->linearVelocity[row], scratch->pseudoLinear[row] ),
+                           cnAdd( b->angularVelocity[row], scratch->pseudoAngular[row] ), timeStep, &center );
         b->center[row] = center;
-        b->transform[row].q = q;
-        b->transform[row].p = cnSub( center, cnRotate( q, b->localCenter[row] ) );
+        cnQuat q = b->transform[row].q;
 
         // inertial dynamic bodies carry their angular momentum to the new orientation
         if ( inertial && b->type[row] == cn_dynamicBody )

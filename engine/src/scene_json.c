@@ -2200,6 +2200,22 @@ static bool cnReadIntegerMember( cnLoader* L, const cJSON* object, const char* k
     return ok;
 }
 
+// Member `key` of `object`: one of `names` (`what` names the kind in messages, "body type"), its
+// index into `out`; `out` is left as it was when the member is absent.
+static bool cnReadChoiceMember( cnLoader* L, const cJSON* object, const char* key, bool required,
+                                const char* const* names, int count, const char* what, int* out )
+{
+    const cJSON* item = cnMember( L, object, key, required );
+    if ( item == NULL )
+    {
+        return L->failed == false;
+    }
+    cnPushKey( L, key );
+    bool ok = cnCheckChoice( L, item, names, count, what, out );
+    cnPop( L );
+    return ok;
+}
+
 static bool cnExpectObject( cnLoader* L, const cJSON* item )
 {
     if ( cJSON_IsObject( item ) == false )
@@ -2378,19 +2394,13 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
                                cJSON_GetObjectItemCaseSensitive( item, "substeps" ) );
     }
 
-    const cJSON* dynamics = cnMember( L, item, "dynamics", false );
-    if ( dynamics != NULL )
+    int mode = (int)def->dynamics;
+    if ( cnReadChoiceMember( L, item, "dynamics", false, cn_dynamicsNames, CN_COUNT( cn_dynamicsNames ),
+                             "dynamics mode", &mode ) == false )
     {
-        cnPushKey( L, "dynamics" );
-        int mode = 0;
-        if ( cnCheckChoice( L, dynamics, cn_dynamicsNames, CN_COUNT( cn_dynamicsNames ), "dynamics mode",
-                            &mode ) == false )
-        {
-            return false;
-        }
-        def->dynamics = (cnDynamicsMode)mode;
-        cnPop( L );
+        return false;
     }
+    def->dynamics = (cnDynamicsMode)mode;
 
     const cJSON* sleeping = cnMember( L, item, "sleeping", false );
     if ( sleeping != NULL )
@@ -2635,24 +2645,18 @@ static bool cnReadShape( cnLoader* L, const cJSON* item, cnBodyType bodyType, cn
     {
         return false;
     }
-    const cJSON* typeItem = cnMember( L, item, "type", true );
-    if ( typeItem == NULL )
-    {
-        return false;
-    }
-    cnPushKey( L, "type" );
     int type = 0;
-    if ( cnCheckChoice( L, typeItem, cn_shapeTypeNames, CN_COUNT( cn_shapeTypeNames ), "shape type",
-                        &type ) == false )
+    if ( cnReadChoiceMember( L, item, "type", true, cn_shapeTypeNames, CN_COUNT( cn_shapeTypeNames ),
+                             "shape type", &type ) == false )
     {
         return false;
     }
     if ( type == cn_planeShape && bodyType != cn_staticBody )
     {
+        cnPushKey( L, "type" );
         return cnFail( L, cn_statusSchemaError, "a plane must be on a static body, and this body is %s",
                        cn_bodyTypeNames[bodyType] );
     }
-    cnPop( L );
 
     char context[32];
     cnFormat( context, (int)sizeof( context ), "a %s shape", cn_shapeTypeNames[type] );
@@ -2711,6 +2715,52 @@ static bool cnReadShape( cnLoader* L, const cJSON* item, cnBodyType bodyType, cn
 
 // A mobility tensor: a positive number, 3 positive numbers (the diagonal) or 3 rows of 3 numbers
 // (symmetric positive definite).
+// Pass 1: every shape of a body's "shapes" array (nullable) read and checked, at its place.
+static bool cnCheckShapes( cnLoader* L, const cJSON* shapes, cnBodyType bodyType )
+{
+    cnPushKey( L, "shapes" );
+    int index = 0;
+    const cJSON* shape = NULL;
+    cJSON_ArrayForEach( shape, shapes )
+    {
+        cnPushIndex( L, index );
+        cnShapeDef shapeDef;
+        cnGeometry geometry;
+        if ( cnReadShape( L, shape, bodyType, &shapeDef, &geometry ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+        index += 1;
+    }
+    cnPop( L );
+    return true;
+}
+
+// Pass 2: the shapes of body `item` on `bodyId`, in order. False when one is refused: by the
+// reader (L->failed), or by the engine (not failed); the path is left at that shape.
+static bool cnCreateShapes( cnLoader* L, cnBodyId bodyId, const cJSON* item, cnBodyType bodyType )
+{
+    cnPushKey( L, "shapes" );
+    int index = 0;
+    const cJSON* shape = NULL;
+    cJSON_ArrayForEach( shape, cJSON_GetObjectItemCaseSensitive( item, "shapes" ) )
+    {
+        cnPushIndex( L, index );
+        cnShapeDef shapeDef;
+        cnGeometry geometry;
+        if ( cnReadShape( L, shape, bodyType, &shapeDef, &geometry ) == false ||
+             CN_IS_NULL( cnCreateShape( bodyId, &shapeDef, &geometry ) ) )
+        {
+            return false;
+        }
+        cnPop( L );
+        index += 1;
+    }
+    cnPop( L );
+    return true;
+}
+
 static bool cnCheckMobility( cnLoader* L, const cJSON* item, cnMat3* out )
 {
     const char* what = "a positive number, an array of 3 positive numbers or 3 rows of 3 numbers";
@@ -2840,19 +2890,13 @@ static bool cnReadBody( cnLoader* L, const cJSON* item, cnBodyDef* def )
         cnPop( L );
     }
 
-    const cJSON* type = cnMember( L, item, "type", false );
-    if ( type != NULL )
+    int type = (int)def->type;
+    if ( cnReadChoiceMember( L, item, "type", false, cn_bodyTypeNames, CN_COUNT( cn_bodyTypeNames ),
+                             "body type", &type ) == false )
     {
-        cnPushKey( L, "type" );
-        int value = 0;
-        if ( cnCheckChoice( L, type, cn_bodyTypeNames, CN_COUNT( cn_bodyTypeNames ), "body type", &value ) ==
-             false )
-        {
-            return false;
-        }
-        def->type = (cnBodyType)value;
-        cnPop( L );
+        return false;
     }
+    def->type = (cnBodyType)type;
 
     if ( cnReadVec3Member( L, item, "position", false, cn_anyNumber, &def->position ) == false ||
          cnReadQuatMember( L, item, "orientation", &def->orientation ) == false ||
@@ -3006,27 +3050,12 @@ static bool cnCheckTemplate( cnLoader* L, const cJSON* item, cnBodyDef* def )
     {
         return false;
     }
-    cnPushKey( L, "shapes" );
     if ( cJSON_GetArraySize( shapes ) == 0 )
     {
+        cnPushKey( L, "shapes" );
         return cnFail( L, cn_statusSchemaError, "a template body needs at least one shape" );
     }
-    int index = 0;
-    const cJSON* shape = NULL;
-    cJSON_ArrayForEach( shape, shapes )
-    {
-        cnPushIndex( L, index );
-        cnShapeDef shapeDef;
-        cnGeometry geometry;
-        if ( cnReadShape( L, shape, def->type, &shapeDef, &geometry ) == false )
-        {
-            return false;
-        }
-        cnPop( L );
-        index += 1;
-    }
-    cnPop( L );
-    return true;
+    return cnCheckShapes( L, shapes, def->type );
 }
 
 // The first shape of the (checked) template must be of type `type`; its geometry.
@@ -3124,19 +3153,12 @@ static bool cnReadGenerator( cnLoader* L, const cJSON* item, cnGenerator* g )
     {
         return false;
     }
-    const cJSON* typeItem = cnMember( L, item, "type", true );
-    if ( typeItem == NULL )
-    {
-        return false;
-    }
-    cnPushKey( L, "type" );
     int type = 0;
-    if ( cnCheckChoice( L, typeItem, cn_generatorNames, CN_COUNT( cn_generatorNames ), "generator", &type ) ==
-         false )
+    if ( cnReadChoiceMember( L, item, "type", true, cn_generatorNames, CN_COUNT( cn_generatorNames ),
+                             "generator", &type ) == false )
     {
         return false;
     }
-    cnPop( L );
     cnWarnUnknownKeys( L, item, cn_generatorKeys[type], cn_generatorKeyCounts[type],
                        cn_generatorNames[type] );
 
@@ -3491,25 +3513,7 @@ static bool cnCreateGenerated( cnLoader* L, cnWorldId world, const cJSON* item )
         }
         cnBodyId bodyId = ok ? cnCreateBody( world, &def ) : cn_nullBodyId;
         ok = ok && CN_IS_NON_NULL( bodyId );
-        int shapeIndex = 0;
-        const cJSON* shape = NULL;
-        const cJSON* shapes = ok ? cJSON_GetObjectItemCaseSensitive( body, "shapes" ) : NULL;
-        cJSON_ArrayForEach( shape, shapes )
-        {
-            cnShapeDef shapeDef;
-            cnGeometry geometry;
-            cnPushKey( L, "shapes" );
-            cnPushIndex( L, shapeIndex );
-            ok = cnReadShape( L, shape, def.type, &shapeDef, &geometry ) &&
-                 CN_IS_NON_NULL( cnCreateShape( bodyId, &shapeDef, &geometry ) );
-            if ( ok == false )
-            {
-                break;
-            }
-            cnPop( L );
-            cnPop( L );
-            shapeIndex += 1;
-        }
+        ok = ok && cnCreateShapes( L, bodyId, body, def.type );
         if ( ok == false && L->failed == false )
         {
             cnFail( L, cn_statusSchemaError, "the engine refused generated body %d (see its log)", k );
@@ -3703,23 +3707,10 @@ static bool cnCheckScene( cnLoader* L, cnWorldDef* worldDef, int* bodyCount )
             }
         }
 
-        const cJSON* shapes = cJSON_GetObjectItemCaseSensitive( body, "shapes" );
-        int shapeIndex = 0;
-        const cJSON* shape = NULL;
-        cnPushKey( L, "shapes" );
-        cJSON_ArrayForEach( shape, shapes )
+        if ( cnCheckShapes( L, cJSON_GetObjectItemCaseSensitive( body, "shapes" ), def.type ) == false )
         {
-            cnPushIndex( L, shapeIndex );
-            cnShapeDef shapeDef;
-            cnGeometry geometry;
-            if ( cnReadShape( L, shape, def.type, &shapeDef, &geometry ) == false )
-            {
-                return false;
-            }
-            cnPop( L );
-            shapeIndex += 1;
+            return false;
         }
-        cnPop( L );
         cnPop( L );
         index += 1;
     }
@@ -3834,28 +3825,14 @@ static bool cnCreateScene( cnLoader* L, const cnWorldDef* worldDef, int bodyCoun
         }
         cnBodyId bodyId = cnCreateBody( world, &bodyDef );
         bool refused = CN_IS_NULL( bodyId );
-        int shapeIndex = 0;
-        const cJSON* shape = NULL;
-        const cJSON* shapes = refused ? NULL : cJSON_GetObjectItemCaseSensitive( body, "shapes" );
-        cJSON_ArrayForEach( shape, shapes )
+        if ( refused == false && cnCreateShapes( L, bodyId, body, bodyDef.type ) == false )
         {
-            cnShapeDef shapeDef;
-            cnGeometry geometry;
-            cnPushKey( L, "shapes" );
-            cnPushIndex( L, shapeIndex );
-            if ( cnReadShape( L, shape, bodyDef.type, &shapeDef, &geometry ) == false )
+            if ( L->failed )
             {
                 cnDestroyWorld( world );
                 return false;
             }
-            if ( CN_IS_NULL( cnCreateShape( bodyId, &shapeDef, &geometry ) ) )
-            {
-                refused = true;
-                break;
-            }
-            cnPop( L );
-            cnPop( L );
-            shapeIndex += 1;
+            refused = true;
         }
         if ( refused )
         {

@@ -216,6 +216,11 @@ typedef struct cnStepScratch
 void cnApplyGravity( cnWorld* world );
 bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratch );
 void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch* scratch );
+// Where body `row` is after `timeStep` at velocity `v` and angular velocity `w`: the centre of
+// mass moved, the rotation about it by the exponential map (q kept unit). Returns the body
+// origin's transform and writes the new centre. The integrator's move, also used for trial poses.
+cnTransform cnAdvanceBody( const cnBodyStore* bodies, int row, cnVec3 v, cnVec3 w, double timeStep,
+                           cnVec3* center );
 
 // wall-clock ticks (timer.c)
 uint64_t cnGetTicks( void );
