@@ -2,9 +2,6 @@
 // What every solver shares: row products, projections, merit functions, stopping rules, matrix
 // builders and the projected sweep loop of PGS, PSOR and PGJ.
 
-// clock_gettime
-#define _POSIX_C_SOURCE 200809L
-
 #include "lcp_common.h"
 
 #include "core.h"
@@ -12,7 +9,6 @@
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #define CN_DENSE_LIMIT 4096
 
@@ -988,13 +984,6 @@ double cnSolverParamValue( const cnSolverParam* table, int count, const double* 
 
 // ---- the projected sweep solver -----------------------------------------------------------------
 
-static double cnNowMilliseconds( void )
-{
-    struct timespec now;
-    clock_gettime( CLOCK_MONOTONIC, &now );
-    return 1e3 * (double)now.tv_sec + 1e-6 * (double)now.tv_nsec;
-}
-
 static void cnCopy( double* to, const double* from, int count )
 {
     if ( count > 0 )
@@ -1064,7 +1053,7 @@ void cnRecordResidual( const cnSolverSolution* solution, cnSolverStats* stats, d
 
 static void cnFinishSolve( const cnSolverProblem* problem, cnSolverSolution* solution, const double* velocity,
                            cnSolverStats* stats, cnSolveStatus status, int iterations, double residual,
-                           double startTime )
+                           uint64_t startTicks )
 {
     if ( solution != NULL && solution->deltaVelocity != NULL && problem->matrix == NULL && velocity != NULL )
     {
@@ -1073,14 +1062,14 @@ static void cnFinishSolve( const cnSolverProblem* problem, cnSolverSolution* sol
     stats->status = status;
     stats->iterations = iterations;
     stats->residual = residual;
-    stats->milliseconds = cnNowMilliseconds() - startTime;
+    stats->milliseconds = cnGetMilliseconds( startTicks );
 }
 
 void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const double* params,
                             cnSweepKind kind, const cnSolverProblem* problem, cnSolverSolution* solution,
                             cnArena* arena, cnSolverStats* stats )
 {
-    double startTime = cnNowMilliseconds();
+    uint64_t startTicks = cnGetTicks();
     cnSolverStats localStats;
     if ( stats == NULL )
     {
@@ -1091,7 +1080,7 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
     if ( !cnIsProblemValid( problem ) || solution == NULL ||
          ( problem->rowCount > 0 && solution->lambda == NULL ) )
     {
-        cnFinishSolve( problem, NULL, NULL, stats, cn_solveUnsupported, 0, (double)NAN, startTime );
+        cnFinishSolve( problem, NULL, NULL, stats, cn_solveUnsupported, 0, (double)NAN, startTicks );
         return;
     }
 
@@ -1119,7 +1108,7 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
     double* best = cnScratchDoubles( &scratch, n );
     if ( diagonal == NULL || velocity == NULL || w == NULL || previous == NULL || best == NULL )
     {
-        cnFinishSolve( problem, NULL, NULL, stats, cn_solveUnsupported, 0, (double)NAN, startTime );
+        cnFinishSolve( problem, NULL, NULL, stats, cn_solveUnsupported, 0, (double)NAN, startTicks );
         cnScratchRelease( &scratch );
         return;
     }
@@ -1130,7 +1119,7 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
         // the sweep is defined only where A_ii > 0
         if ( !( diagonal[i] > 0.0 ) || isinf( diagonal[i] ) )
         {
-            cnFinishSolve( problem, NULL, NULL, stats, cn_solveUnsupported, 0, (double)NAN, startTime );
+            cnFinishSolve( problem, NULL, NULL, stats, cn_solveUnsupported, 0, (double)NAN, startTicks );
             cnScratchRelease( &scratch );
             return;
         }
@@ -1151,13 +1140,13 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
     cnRecordResidual( solution, stats, initialResidual );
     if ( !isfinite( initialResidual ) )
     {
-        cnFinishSolve( problem, solution, velocity, stats, cn_solveNonFinite, 0, initialResidual, startTime );
+        cnFinishSolve( problem, solution, velocity, stats, cn_solveNonFinite, 0, initialResidual, startTicks );
         cnScratchRelease( &scratch );
         return;
     }
     if ( initialResidual <= rules.tolerance )
     {
-        cnFinishSolve( problem, solution, velocity, stats, cn_solveConverged, 0, initialResidual, startTime );
+        cnFinishSolve( problem, solution, velocity, stats, cn_solveConverged, 0, initialResidual, startTicks );
         cnScratchRelease( &scratch );
         return;
     }
@@ -1239,6 +1228,6 @@ void cnProjectedSweepSolve( const cnSolverParam* table, int paramCount, const do
     {
         status = cn_solveConverged;
     }
-    cnFinishSolve( problem, solution, velocity, stats, status, iteration, finalResidual, startTime );
+    cnFinishSolve( problem, solution, velocity, stats, status, iteration, finalResidual, startTicks );
     cnScratchRelease( &scratch );
 }

@@ -1,7 +1,4 @@
 // SPDX-License-Identifier: MIT
-// clock_gettime is POSIX.
-#define _POSIX_C_SOURCE 200809L
-
 // Lemke's complementary pivoting (Cottle, Pang and Stone, 4.4; Erleben's notes 3.3) for the LCP
 //     w = A z + b,   0 <= z  complementary to  w >= 0,
 // on the dense A, with covering vector d = 1 and the lexicographic ratio test (no cycling on
@@ -31,7 +28,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 enum
 {
@@ -72,13 +68,6 @@ typedef struct cnLemke
     int* basis;          // variable in each row: w_i = i, z_j = n + j, z0 = 2n
     int* candidates;
 } cnLemke;
-
-static double cnNowMilliseconds( void )
-{
-    struct timespec now;
-    clock_gettime( CLOCK_MONOTONIC, &now );
-    return (double)now.tv_sec * 1e3 + (double)now.tv_nsec * 1e-6;
-}
 
 // Entry k of the original column of `variable` in [I, -A, -d] x = b.
 static double cnLemkeEntry( const cnLemke* lemke, int variable, int k )
@@ -485,7 +474,7 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverProbl
                           cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
 {
     (void)state;
-    double start = cnNowMilliseconds();
+    uint64_t start = cnGetTicks();
     if ( stats == NULL )
     {
         return;
@@ -501,7 +490,7 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverProbl
     }
     if ( ok == false )
     {
-        stats->milliseconds = cnNowMilliseconds() - start;
+        stats->milliseconds = cnGetMilliseconds( start );
         return;
     }
 
@@ -523,7 +512,7 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverProbl
         int* indices = (int*)(void*)cnScratchDoubles( &scratch, 2 * n );
         if ( a == NULL || inverse == NULL || vectors == NULL || indices == NULL )
         {
-            stats->milliseconds = cnNowMilliseconds() - start;
+            stats->milliseconds = cnGetMilliseconds( start );
             return; // out of memory: unsupported, lambda untouched
         }
 
@@ -591,7 +580,7 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverProbl
     stats->status = status;
     stats->iterations = pivots;
     stats->residual = cnSolverResidual( problem, lambda, arena );
-    stats->milliseconds = cnNowMilliseconds() - start;
+    stats->milliseconds = cnGetMilliseconds( start );
 }
 
 const cnSolverVTable cn_lemkeSolver = {

@@ -11,11 +11,10 @@ static double ToSeconds( struct timespec t )
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+// the library's monotonic clock, in seconds
 double WallSeconds( void )
 {
-    struct timespec t = { 0 };
-    clock_gettime( CLOCK_MONOTONIC, &t );
-    return ToSeconds( t );
+    return 1e-3 * cnTicksToMilliseconds( cnGetTicks() );
 }
 
 double CpuSeconds( void )

@@ -30,7 +30,7 @@ void vwSetMessage( vwApp* app, const char* format, ... )
     va_start( args, format );
     vsnprintf( app->message, sizeof( app->message ), format, args );
     va_end( args );
-    app->messageTime = glfwGetTime();
+    app->messageTime = vwNowSeconds();
     if ( app->options.headless )
     {
         printf( "cairn-viewer: %s\n", app->message );
@@ -179,7 +179,7 @@ static void vwEngineLog( cnLogLevel level, int status, const char* message, void
                  app->engineMessages > 1 ? " (and more like it: see the HUD)" : "" );
     }
     snprintf( app->message, sizeof( app->message ), "%s", message );
-    app->messageTime = glfwGetTime();
+    app->messageTime = vwNowSeconds();
 }
 
 bool vwLoadScene( vwApp* app, const char* path )
@@ -209,7 +209,7 @@ bool vwLoadScene( vwApp* app, const char* path )
         fprintf( stderr, "cairn-viewer: %s\n", app->loadError );
         snprintf( app->message, sizeof( app->message ), "%.*s", (int)sizeof( app->message ) - 1,
                   app->loadError );
-        app->messageTime = glfwGetTime();
+        app->messageTime = vwNowSeconds();
         return false;
     }
     vwUnloadScene( app );
@@ -1169,7 +1169,7 @@ static void vwCloseWindow( vwApp* app )
 
 static void vwRender( vwApp* app, double fps )
 {
-    double start = glfwGetTime();
+    double start = vwNowSeconds();
     if ( !app->options.headless )
     {
         glfwGetFramebufferSize( app->window, &app->width, &app->height );
@@ -1213,7 +1213,7 @@ static void vwRender( vwApp* app, double fps )
         // the frame's time includes the drawing, which a software renderer does here
         glFinish();
     }
-    app->renderMsLast = 1e3 * ( glfwGetTime() - start );
+    app->renderMsLast = 1e3 * ( vwNowSeconds() - start );
     app->renderMsSum += app->renderMsLast;
 }
 
@@ -1293,12 +1293,12 @@ int vwRunApp( const vwOptions* options )
         vwDescribeScene( app );
     }
 
-    double last = glfwGetTime();
+    double last = vwNowSeconds();
     double fps = 0.0;
     bool running = true;
     while ( running && !glfwWindowShouldClose( app->window ) )
     {
-        double now = glfwGetTime();
+        double now = vwNowSeconds();
         double elapsed = now - last;
         last = now;
         if ( app->frameMsLast > 0.0 )
@@ -1372,7 +1372,7 @@ int vwRunApp( const vwOptions* options )
             glfwSwapBuffers( app->window );
         }
         glfwPollEvents();
-        app->frameMsLast = 1e3 * ( glfwGetTime() - now );
+        app->frameMsLast = 1e3 * ( vwNowSeconds() - now );
         app->frameMsSum += app->frameMsLast;
         app->frameCount += 1;
         running = running && !lastFrame;

@@ -204,6 +204,12 @@ typedef struct vwApp
 // app.c
 /// Open the window, run the loop until it closes (or the headless frames are done); the exit code.
 int vwRunApp( const vwOptions* options );
+/// Seconds on the library's monotonic clock (cnGetTicks), for frame and message timing.
+CN_INLINE double vwNowSeconds( void )
+{
+    return 1e-3 * cnTicksToMilliseconds( cnGetTicks() );
+}
+
 bool vwLoadScene( vwApp* app, const char* path );
 void vwUnloadScene( vwApp* app );
 void vwSetMessage( vwApp* app, const char* format, ... )

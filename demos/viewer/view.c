@@ -739,7 +739,7 @@ void vwDrawHud( vwApp* app, double fps )
                         .seriesCount = 3 };
     vwHudPlot( app->hud, &timePlot );
 
-    if ( app->message[0] != '\0' && glfwGetTime() - app->messageTime < 4.0 )
+    if ( app->message[0] != '\0' && vwNowSeconds() - app->messageTime < 4.0 )
     {
         vwPanel( app, 12.0f * s, (float)app->height - 56.0f * s, app->message, s_accent );
     }

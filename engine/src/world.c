@@ -587,7 +587,7 @@ static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
     cnStepScratch scratch;
     memset( &scratch, 0, sizeof( scratch ) );
     bool ok = cnPredictVelocities( world, h, &scratch );
-    report->predictMs += cnTicksToMilliseconds( cnGetTicks() - ticks );
+    report->predictMs += cnGetMilliseconds( ticks );
     if ( ok == false )
     {
         cnLogWorld( world, cn_logError, cn_statusOutOfMemory,
@@ -598,7 +598,7 @@ static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
     // 3-4 broadphase and narrowphase at the current poses: the contact cache and its events
     ticks = cnGetTicks();
     cnStatus collided = cnUpdateContacts( world, h );
-    report->collideMs += cnTicksToMilliseconds( cnGetTicks() - ticks );
+    report->collideMs += cnGetMilliseconds( ticks );
     if ( collided != cn_statusOk )
     {
         // nothing moved in this substep yet: put its velocities back
@@ -624,12 +624,12 @@ static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
         cnLogWorld( world, cn_logError, solved, "cnWorld_Step: contact solve: %s", cnStatusString( solved ) );
         return solved;
     }
-    report->solveMs += cnTicksToMilliseconds( cnGetTicks() - ticks );
+    report->solveMs += cnGetMilliseconds( ticks );
 
     // 7 integrate positions and orientations
     ticks = cnGetTicks();
     cnIntegratePositions( world, h, &scratch );
-    report->integrateMs += cnTicksToMilliseconds( cnGetTicks() - ticks );
+    report->integrateMs += cnGetMilliseconds( ticks );
 
     return cn_statusOk;
 }
@@ -740,7 +740,7 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
         report->kineticEnergy += cnBodyStore_KineticEnergy( &world->bodies, row );
     }
     report->systemsMs = cnTicksToMilliseconds( systemTicks );
-    report->stepMs = cnTicksToMilliseconds( cnGetTicks() - stepStart );
+    report->stepMs = cnGetMilliseconds( stepStart );
 
     world->locked = false;
     world->stepping = false;

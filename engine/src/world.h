@@ -221,7 +221,3 @@ void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch*
 // origin's transform and writes the new centre. The integrator's move, also used for trial poses.
 cnTransform cnAdvanceBody( const cnBodyStore* bodies, int row, cnVec3 v, cnVec3 w, double timeStep,
                            cnVec3* center );
-
-// wall-clock ticks (timer.c)
-uint64_t cnGetTicks( void );
-double cnTicksToMilliseconds( uint64_t ticks );

@@ -6,6 +6,7 @@
 /// @{
 
 #include <stddef.h>
+#include <stdint.h>
 
 #if defined( _WIN32 ) && defined( CN_BUILDING_SHARED )
 #    define CN_EXPORT __declspec( dllexport )
@@ -70,5 +71,15 @@ CN_API void cnSetAssertFcn( cnAssertFcn* assertFcn );
 
 /// Version string, e.g. "0.1.0". Never NULL.
 CN_API const char* cnVersionString( void );
+
+/// The library's monotonic clock: nanosecond ticks from an arbitrary origin (CLOCK_MONOTONIC).
+/// Step timings, solver deadlines and the tools' wall times all read this one clock.
+CN_API uint64_t cnGetTicks( void );
+
+/// A tick difference in milliseconds.
+CN_API double cnTicksToMilliseconds( uint64_t ticks );
+
+/// Milliseconds since `startTicks` (a cnGetTicks reading).
+CN_API double cnGetMilliseconds( uint64_t startTicks );
 
 /// @}

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
+// The one monotonic clock of the library and its tools (cairn/base.h): step timings, solver
+// deadlines and statistics, the command-line tool's wall time.
+
 // clock_gettime is POSIX, hidden by -std=c17 without this
 #define _POSIX_C_SOURCE 200809L
 
-#include "world.h"
+#include "cairn/base.h"
 
 #include <time.h>
 
@@ -16,4 +19,9 @@ uint64_t cnGetTicks( void )
 double cnTicksToMilliseconds( uint64_t ticks )
 {
     return (double)ticks * 1e-6;
+}
+
+double cnGetMilliseconds( uint64_t startTicks )
+{
+    return cnTicksToMilliseconds( cnGetTicks() - startTicks );
 }

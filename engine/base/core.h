@@ -2,7 +2,7 @@
 #pragma once
 
 // The engine's lowest layer: asserts, memory through a cnAllocator, message formatting.
-// It is the one internal header that collision/ and solvers/ may include.
+// It lives in engine/base, beneath the engine, collision/ and solvers/, which all may include it.
 
 #include "cairn/base.h"
 #include "cairn/status.h"
