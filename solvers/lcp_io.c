@@ -583,17 +583,20 @@ static size_t cnPadded( size_t count, size_t size )
     return ( count * size + 15 ) & ~(size_t)15;
 }
 
-// Move the parsed arrays into the problem's one block and set up the view.
+// Move the parsed arrays into the problem's one block and set up the view: an LCP gets one
+// frictionless normal group per row, an FC3D problem one contact group (pyramid model, its mu) per
+// three rows.
 static cnStatus cnBuildProblem( cnReader* reader, cnProblemFormat format, int contacts,
                                 const cnTempMatrix* matrix, const double* b, const double* mu,
                                 cnFileProblem* problem )
 {
     int n = matrix->rows;
+    int groupCount = format == cn_problemSiconosFc3d ? contacts : n;
     size_t rows = (size_t)n;
     size_t nonzeros = (size_t)matrix->nonzeros;
     size_t size = cnPadded( rows + 1, sizeof( int ) ) + cnPadded( nonzeros, sizeof( int ) ) +
-                  cnPadded( nonzeros, sizeof( double ) ) + cnPadded( rows, sizeof( uint8_t ) ) +
-                  cnPadded( rows, sizeof( int32_t ) ) + 4 * cnPadded( rows, sizeof( double ) );
+                  cnPadded( nonzeros, sizeof( double ) ) + 3 * cnPadded( rows, sizeof( double ) ) +
+                  cnPadded( (size_t)groupCount, sizeof( cnRowGroup ) );
     char* memory = cnAlloc( reader->allocator, size, 64 );
     if ( memory == NULL )
     {
@@ -607,17 +610,13 @@ static cnStatus cnBuildProblem( cnReader* reader, cnProblemFormat format, int co
     p += cnPadded( nonzeros, sizeof( int ) );
     double* value = (double*)p;
     p += cnPadded( nonzeros, sizeof( double ) );
-    double* rowMu = (double*)p;
-    p += cnPadded( rows, sizeof( double ) );
     double* lower = (double*)p;
     p += cnPadded( rows, sizeof( double ) );
     double* upper = (double*)p;
     p += cnPadded( rows, sizeof( double ) );
     double* rowB = (double*)p;
     p += cnPadded( rows, sizeof( double ) );
-    int32_t* normalOf = (int32_t*)p;
-    p += cnPadded( rows, sizeof( int32_t ) );
-    uint8_t* kind = (uint8_t*)p;
+    cnRowGroup* groups = (cnRowGroup*)(void*)p;
 
     memcpy( rowStart, matrix->rowStart, ( rows + 1 ) * sizeof( int ) );
     if ( nonzeros > 0 )
@@ -627,13 +626,20 @@ static cnStatus cnBuildProblem( cnReader* reader, cnProblemFormat format, int co
     }
     for ( int i = 0; i < n; ++i )
     {
-        bool friction = format == cn_problemSiconosFc3d && i % 3 != 0;
-        kind[i] = (uint8_t)( friction ? cn_rowFriction : cn_rowNormal );
-        normalOf[i] = friction ? i - i % 3 : -1;
-        rowMu[i] = friction ? mu[i / 3] : 0.0;
-        lower[i] = friction ? -(double)INFINITY : 0.0;
+        lower[i] = 0.0;
         upper[i] = (double)INFINITY;
         rowB[i] = b[i];
+    }
+    for ( int g = 0; g < groupCount; ++g )
+    {
+        bool contact = format == cn_problemSiconosFc3d;
+        groups[g] = ( cnRowGroup ){
+            .firstRow = contact ? 3 * g : g,
+            .rowCount = contact ? 3 : 1,
+            .kind = (uint8_t)( contact ? cn_groupContact : cn_groupNormal ),
+            .model = cn_frictionPyramid,
+            .mu = contact ? mu[g] : 0.0,
+        };
     }
 
     *problem = ( cnFileProblem ){ 0 };
@@ -646,14 +652,13 @@ static cnStatus cnBuildProblem( cnReader* reader, cnProblemFormat format, int co
         ( cnSparseMatrix ){ .rows = n, .columns = n, .rowStart = rowStart, .column = column, .value = value };
     problem->problem = ( cnSolverProblem ){
         .rowCount = n,
-        .kind = kind,
-        .normalOf = normalOf,
-        .mu = rowMu,
+        .rowCapacity = n,
+        .groupCount = groupCount,
+        .groupCapacity = groupCount,
+        .groups = groups,
         .lower = lower,
         .upper = upper,
         .b = rowB,
-        .bodyA = NULL,
-        .bodyB = NULL,
         .matrix = &problem->matrix,
     };
     return cn_statusOk;

@@ -6,8 +6,8 @@
 //
 // Outcomes:
 // - cn_solveConverged: the artificial variable z0 left the basis; lambda is the complementary
-//   basic solution (refined by two steps of iterative refinement), residual from
-//   cnSolverResidual. Also for b >= 0 (lambda = 0, no pivot).
+//   basic solution (refined by two steps of iterative refinement). Also for b >= 0 (lambda = 0,
+//   no pivot).
 // - after ray termination (no positive entry in the entering column) with each of three covering
 //   vectors in turn (1, then 1 + i/n, then 2 - i/n; a ray with one vector does not rule out a
 //   solution the others reach, e.g. Siconos' lcp_tobenna needs the second), a problem of at most
@@ -20,11 +20,12 @@
 //   Lemke could not reach one. lambda is the z part of the last almost-complementary basis.
 // - cn_solveMaxIterations: the pivot limit ("iterations") came first; lambda as above.
 // - cn_solveNonFinite: NaN or infinity in A or b (lambda = 0), or a pivot produced one.
-// - cn_solveUnsupported, lambda untouched: friction or bounded rows (Lemke solves LCPs only), an
-//   invalid problem, more rows than the dense limit (4096), no arena, or out of memory.
+// - cn_solveUnsupported, lambda untouched: friction or bounded rows (Lemke solves LCPs only; the
+//   layer refuses them from its capabilities), more rows than the dense limit (4096), or out of
+//   memory.
 // "warm_start" is accepted and ignored: Lemke always starts cold from z = 0.
 
-#include "lcp_common.h"
+#include "solver_kit.h"
 
 #include <math.h>
 #include <string.h>
@@ -32,18 +33,17 @@
 enum
 {
     cn_lemkeParamIterations = 0,
-    cn_lemkeParamTolerance,
+    cn_lemkeParamPivotTolerance,
     cn_lemkeParamWarmStart,
     cn_lemkeParamCount,
 };
 
 static const cnSolverParam cn_lemkeParams[cn_lemkeParamCount] = {
-    { "iterations", "pivot limit", 1000.0, 1.0, 10000000.0 },
-    { "tolerance",
-      "pivot tolerance: an entry of the entering column is a pivot candidate when it exceeds this times "
-      "its round-off scale",
-      1e-12, 0.0, 1e-3 },
-    { "warm_start", "ignored: Lemke always starts cold from lambda = 0", 0.0, 0.0, 1.0 },
+    { "iterations", "pivot limit", 1000.0, 1.0, 10000000.0, cn_paramInteger, NULL, 0 },
+    { "pivot_tolerance",
+      "an entry of the entering column is a pivot candidate when it exceeds this times its round-off scale",
+      1e-12, 0.0, 1e-3, cn_paramNumber, NULL, 0 },
+    { "warm_start", "ignored: Lemke always starts cold from lambda = 0", 0.0, 0.0, 1.0, cn_paramToggle, NULL, 0 },
 };
 
 // the dense matrix and the basis inverse are n x n each
@@ -470,34 +470,29 @@ static bool cnLemkeEnumerate( int n, const double* a, const double* b, double* z
     return false;
 }
 
-static void cnLemkeSolve( void* state, const double* params, const cnSolverProblem* problem,
-                          cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
+static void cnLemkeSolve( void* state, const double* params, const cnSolverBudget* budget,
+                          cnSolverProblem* problem, const cnPrepared* prepared, cnSolverSolution* solution,
+                          cnArena* arena, cnSolverStats* stats )
 {
     (void)state;
-    uint64_t start = cnGetTicks();
-    if ( stats == NULL )
+    int n = problem->rowCount;
+    stats->status = cn_solveUnsupported;
+    stats->ownMeasure = (double)NAN;
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        if ( problem->groups[g].kind != cn_groupNormal )
+        {
+            return; // the layer refuses these from the caps; a guard all the same
+        }
+    }
+    if ( n > CN_LEMKE_MAX_ROWS )
     {
         return;
     }
-    *stats = ( cnSolverStats ){ .status = cn_solveUnsupported, .residual = (double)NAN };
 
-    int n = problem != NULL ? problem->rowCount : -1;
-    bool ok = solution != NULL && cnIsProblemValid( problem ) && arena != NULL && n <= CN_LEMKE_MAX_ROWS &&
-              ( n == 0 || solution->lambda != NULL );
-    for ( int i = 0; ok && i < n; ++i )
-    {
-        ok = problem->kind[i] == cn_rowNormal;
-    }
-    if ( ok == false )
-    {
-        stats->milliseconds = cnGetMilliseconds( start );
-        return;
-    }
-
-    int maxPivots =
-        (int)cnSolverParamValue( cn_lemkeParams, cn_lemkeParamCount, params, cn_lemkeParamIterations );
+    int maxPivots = budget->maxIterations;
     double tolerance =
-        cnSolverParamValue( cn_lemkeParams, cn_lemkeParamCount, params, cn_lemkeParamTolerance );
+        cnSolverParamValue( cn_lemkeParams, cn_lemkeParamCount, params, cn_lemkeParamPivotTolerance );
 
     cnSolveStatus status = cn_solveConverged;
     int pivots = 0;
@@ -512,7 +507,6 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverProbl
         int* indices = (int*)(void*)cnScratchDoubles( &scratch, 2 * n );
         if ( a == NULL || inverse == NULL || vectors == NULL || indices == NULL )
         {
-            stats->milliseconds = cnGetMilliseconds( start );
             return; // out of memory: unsupported, lambda untouched
         }
 
@@ -575,12 +569,10 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverProbl
 
     if ( problem->matrix == NULL && problem->bodyCount > 0 && solution->deltaVelocity != NULL )
     {
-        cnComputeVelocity( problem, lambda, solution->deltaVelocity );
+        cnComputeVelocity( problem, prepared, lambda, solution->deltaVelocity );
     }
     stats->status = status;
     stats->iterations = pivots;
-    stats->residual = cnSolverResidual( problem, lambda, arena );
-    stats->milliseconds = cnGetMilliseconds( start );
 }
 
 const cnSolverVTable cn_lemkeSolver = {
@@ -589,9 +581,9 @@ const cnSolverVTable cn_lemkeSolver = {
         "Lemke's complementary pivoting on the dense matrix (LCPs without friction, up to 4096 rows)",
     .apiVersion = CN_SOLVER_API_VERSION,
     .caps = cn_solverExplicit | cn_solverMatrixFree | cn_solverDirect,
+    .model = cn_modelPyramid,
+    .iterationUnit = "pivot",
     .params = cn_lemkeParams,
     .paramCount = cn_lemkeParamCount,
-    .create = NULL,
-    .destroy = NULL,
     .solve = cnLemkeSolve,
 };

@@ -11,28 +11,29 @@
 // diverges; 0.3 converges (4 boxes: ~8,600 sweeps to 1e-8; stacks at rest without spin converge
 // at any relaxation up to 1). The default is therefore 0.3, robust rather than fast: PGJ is the
 // solver for parallel sweeps, not for few iterations. Same loop, rules and statuses as PGS
-// (cnProjectedSweepSolve).
+// (cnSweepSolve); the "kernel" parameter does not apply (a Jacobi sweep is one kernel).
 
-#include "lcp_common.h"
+#include "solver_kit.h"
 
-static const cnSolverParam cn_pgjParams[] = CN_SWEEP_PARAM_TABLE( 0.3 );
+static const cnSolverParam cn_pgjParams[] = { CN_SWEEP_PARAM_TABLE( 0.3 ) };
 
-static void cnPgjSolve( void* state, const double* params, const cnSolverProblem* problem,
-                        cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
+static void cnPgjSolve( void* state, const double* params, const cnSolverBudget* budget, cnSolverProblem* problem,
+                        const cnPrepared* prepared, cnSolverSolution* solution, cnArena* arena,
+                        cnSolverStats* stats )
 {
     (void)state;
-    cnProjectedSweepSolve( cn_pgjParams, cn_sweepParamCount, params, cn_sweepJacobi, problem, solution, arena,
-                           stats );
+    cnSweepSolve( cn_pgjParams, cn_sweepParamCount, params, cn_sweepJacobi, budget, problem, prepared, solution,
+                  arena, stats, NULL );
 }
 
 const cnSolverVTable cn_pgjSolver = {
     .name = "pgj",
     .description = "projected Gauss-Jacobi (damped, relaxation 0.3)",
     .apiVersion = CN_SOLVER_API_VERSION,
-    .caps = cn_solverFriction | cn_solverBounded | cn_solverExplicit | cn_solverMatrixFree,
+    .caps = cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
+    .model = cn_modelPyramid,
+    .iterationUnit = "sweep",
     .params = cn_pgjParams,
     .paramCount = cn_sweepParamCount,
-    .create = NULL,
-    .destroy = NULL,
     .solve = cnPgjSolve,
 };

@@ -1,31 +1,33 @@
 // SPDX-License-Identifier: MIT
-// Projected Gauss-Seidel: the in-place component sweep in row order,
-//     lambda_i <- proj_i( lambda_i - relaxation * (A lambda + b)_i / A_ii ),
-// friction bounds from the current normal impulse and, for matrix-free problems, the body
-// velocities W J^T lambda updated after every row (sequential impulses). The loop, the stopping
-// rules and the statuses are cnProjectedSweepSolve's (lcp_common.h). A zero, negative or
-// non-finite diagonal entry on any row gives cn_solveUnsupported with lambda untouched.
+// Projected Gauss-Seidel: the in-place sweep in row order,
+//     lambda_i <- proj_i( lambda_i - w_i / A_ii ),
+// friction bounds from the current normal impulse and the body velocities W J^T lambda updated
+// after every row (sequential impulses). The loop, the stopping rules and the statuses are
+// cnSweepSolve's; the kernel is sweep.c's (fast by default, "reference" for the textbook
+// arithmetic that reproduces Siconos' lcp_pgs). A zero, negative or non-finite diagonal entry on
+// any row gives cn_solveUnsupported with lambda untouched.
 
-#include "lcp_common.h"
+#include "solver_kit.h"
 
-static const cnSolverParam cn_pgsParams[] = CN_SWEEP_PARAM_TABLE( 1.0 );
+static const cnSolverParam cn_pgsParams[] = { CN_SWEEP_PARAM_TABLE( 1.0 ) };
 
-static void cnPgsSolve( void* state, const double* params, const cnSolverProblem* problem,
-                        cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
+static void cnPgsSolve( void* state, const double* params, const cnSolverBudget* budget, cnSolverProblem* problem,
+                        const cnPrepared* prepared, cnSolverSolution* solution, cnArena* arena,
+                        cnSolverStats* stats )
 {
     (void)state;
-    cnProjectedSweepSolve( cn_pgsParams, cn_sweepParamCount, params, cn_sweepGaussSeidel, problem, solution,
-                           arena, stats );
+    cnSweepSolve( cn_pgsParams, cn_sweepParamCount, params, cn_sweepGaussSeidel, budget, problem, prepared,
+                  solution, arena, stats, NULL );
 }
 
 const cnSolverVTable cn_pgsSolver = {
     .name = "pgs",
     .description = "projected Gauss-Seidel (sequential impulses)",
     .apiVersion = CN_SOLVER_API_VERSION,
-    .caps = cn_solverFriction | cn_solverBounded | cn_solverExplicit | cn_solverMatrixFree,
+    .caps = cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
+    .model = cn_modelPyramid,
+    .iterationUnit = "sweep",
     .params = cn_pgsParams,
     .paramCount = cn_sweepParamCount,
-    .create = NULL,
-    .destroy = NULL,
     .solve = cnPgsSolve,
 };

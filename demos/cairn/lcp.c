@@ -333,7 +333,8 @@ int LcpCommand( int argc, char** argv )
             }
             w[i] = sum;
         }
-        double residual = cnSolverResidual( &file.problem, lambda, NULL );
+        // the grading merit of the solver's model, computed by the layer
+        double residual = stats.residual;
 
         char contacts[48] = "";
         if ( file.format == cn_problemSiconosFc3d )
@@ -375,6 +376,8 @@ static const struct
     { cn_solverFriction, "friction" }, { cn_solverBounded, "bounded" },
     { cn_solverExplicit, "explicit" }, { cn_solverMatrixFree, "matrix_free" },
     { cn_solverCone, "cone" },         { cn_solverUsesOracle, "oracle" },
+    { cn_solverDirect, "direct" },     { cn_solverBilateral, "bilateral" },
+    { cn_solverSinglePass, "single_pass" },
 };
 #define CAP_NAME_COUNT ( (int)( sizeof( capNames ) / sizeof( capNames[0] ) ) )
 

@@ -2264,9 +2264,12 @@ static void cnWarnUnknownKeys( cnLoader* L, const cJSON* object, const char* con
 
 static const char* const cn_topKeys[] = { "version", "description", "world",  "materials",
                                           "bodies",  "generators",  "systems" };
-static const char* const cn_worldKeys[] = {
-    "gravity", "dt",       "dynamics",      "sleeping",       "viscosity",
-    "solver",  "substeps", "contact_hertz", "contact_margin", "contact_recursions" };
+static const char* const cn_worldKeys[] = { "gravity",          "dt",
+                                            "dynamics",         "sleeping",
+                                            "viscosity",        "solver",
+                                            "substeps",         "contact_hertz",
+                                            "contact_margin",   "contact_recursions",
+                                            "relax_iterations", "max_linear_speed" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2371,9 +2374,18 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
          cnReadNumberMember( L, item, "contact_hertz", false, cn_positiveNumber, &def->contactHertz ) ==
              false ||
          cnReadNumberMember( L, item, "contact_margin", false, cn_nonNegativeNumber, &def->contactMargin ) ==
+             false ||
+         cnReadIntegerMember( L, item, "relax_iterations", false, &def->relaxIterations ) == false ||
+         cnReadNumberMember( L, item, "max_linear_speed", false, cn_positiveNumber, &def->maxLinearSpeed ) ==
              false )
     {
         return false;
+    }
+    if ( def->relaxIterations > 1000 )
+    {
+        cnPushKey( L, "relax_iterations" );
+        return cnFailExpected( L, "an integer from 1 to 1000",
+                               cJSON_GetObjectItemCaseSensitive( item, "relax_iterations" ) );
     }
     const cJSON* recursions = cnMember( L, item, "contact_recursions", false );
     if ( recursions != NULL )

@@ -15,6 +15,8 @@ cnWorldDef cnDefaultWorldDef( void )
     def.timeStep = 1.0 / 60.0;
     def.substeps = 1;
     def.contactHertz = 40.0;
+    def.relaxIterations = 2;
+    def.maxLinearSpeed = 400.0;
     def.contactMargin = 0.02;
     def.aabbMargin = 0.1;
     def.enableSleep = false;

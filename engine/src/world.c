@@ -10,7 +10,7 @@
 
 #include "world.h"
 
-#include "constraint.h"
+#include "contact_solver.h"
 #include "core.h"
 
 #include <stdio.h>
@@ -135,6 +135,16 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
                   def->substeps, def->contactHertz );
         return false;
     }
+    if ( def->relaxIterations < 1 || def->relaxIterations > 1000 )
+    {
+        cnFormat( message, size, "world def: relaxIterations must be 1 to 1000, got %d", def->relaxIterations );
+        return false;
+    }
+    if ( !( isfinite( def->maxLinearSpeed ) && def->maxLinearSpeed > 0.0 ) )
+    {
+        cnFormat( message, size, "world def: maxLinearSpeed must be a positive number, got %g", def->maxLinearSpeed );
+        return false;
+    }
     if ( def->contactRecursions < 0 || def->contactRecursions > 16 )
     {
         cnFormat( message, size, "world def: contactRecursions must be 0 to 16, got %d",
@@ -213,6 +223,11 @@ cnWorldId cnCreateWorld( const cnWorldDef* def )
         return cn_nullWorldId;
     }
     memcpy( world->report.solverName, def->solver.name, sizeof( world->report.solverName ) );
+    if ( def->enableSleep )
+    {
+        cnLogWorld( world, cn_logWarning, cn_statusUnsupported,
+                    "cnCreateWorld: sleeping is not implemented yet; every body stays awake" );
+    }
 
     // early capacity, from the hint; failing here only means growing later
     if ( def->bodyCapacity > 0 )

@@ -145,14 +145,17 @@ typedef struct cnWorld
 
     cnContactSet contacts;
 
-    // the constraint solver and its parameter values (constraint.c)
+    // the constraint solver and its parameter values (world_solver.c)
     const cnSolverVTable* solver;
     void* solverState;
-    double solverParams[16];
+    double solverParams[CN_MAX_SOLVER_PARAMS];
     // merit per iteration of the last step's solve, when asked for (cnWorld_SetResidualHistory)
     double* residualHistory; // (residualHistoryCapacity)
     int residualHistoryCapacity;
     int residualHistoryCount;
+    // called with the problem of each solve's final pass (cnWorld_SetProblemFcn)
+    cnProblemFcn* problemFcn;
+    void* problemContext;
 
     cnStepReport report;
     int64_t stepIndex;

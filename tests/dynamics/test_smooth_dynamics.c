@@ -253,7 +253,7 @@ static cntPileStats cntRunPile( const char* file, int steps, double thinHalf )
         {
             stats.previousTenEnergy = fmax( stats.previousTenEnergy, report.kineticEnergy );
         }
-        if ( ( report.warnings & ~(uint32_t)cn_warnSolverNotConverged ) != 0 || report.nonFiniteCount != 0 )
+        if ( report.warnings != 0 || report.nonFiniteCount != 0 )
         {
             if ( stats.warningSteps == 0 )
             {
@@ -588,7 +588,7 @@ static void cntRunRings( const char* label, const char* const* overrides, int ov
             ++failed;
         }
         cnStepReport report = cnWorld_GetStepReport( world );
-        if ( ( report.warnings & ~(uint32_t)cn_warnSolverNotConverged ) != 0 || report.nonFiniteCount != 0 )
+        if ( report.warnings != 0 || report.nonFiniteCount != 0 )
         {
             warnings |= report.warnings;
             ++warned;

@@ -196,9 +196,7 @@ void cntMakeDenseLcp( cntDenseLcp* lcp, int n, const double* rowMajor, const dou
     lcp->rowStart = calloc( rows, sizeof( int ) );
     lcp->column = calloc( rows * rows, sizeof( int ) );
     lcp->value = calloc( rows * rows, sizeof( double ) );
-    lcp->kind = calloc( rows, sizeof( uint8_t ) );
-    lcp->normalOf = calloc( rows, sizeof( int32_t ) );
-    lcp->mu = calloc( rows, sizeof( double ) );
+    lcp->groups = calloc( rows, sizeof( cnRowGroup ) );
     lcp->lower = calloc( rows, sizeof( double ) );
     lcp->upper = calloc( rows, sizeof( double ) );
     lcp->b = calloc( rows, sizeof( double ) );
@@ -216,8 +214,7 @@ void cntMakeDenseLcp( cntDenseLcp* lcp, int n, const double* rowMajor, const dou
                 entry += 1;
             }
         }
-        lcp->kind[i] = cn_rowNormal;
-        lcp->normalOf[i] = -1;
+        lcp->groups[i] = ( cnRowGroup ){ .firstRow = i, .rowCount = 1, .kind = cn_groupNormal };
         lcp->upper[i] = (double)INFINITY;
         lcp->b[i] = q[i];
     }
@@ -225,9 +222,10 @@ void cntMakeDenseLcp( cntDenseLcp* lcp, int n, const double* rowMajor, const dou
     lcp->matrix = ( cnSparseMatrix ){
         .rows = n, .columns = n, .rowStart = lcp->rowStart, .column = lcp->column, .value = lcp->value };
     lcp->problem = ( cnSolverProblem ){ .rowCount = n,
-                                        .kind = lcp->kind,
-                                        .normalOf = lcp->normalOf,
-                                        .mu = lcp->mu,
+                                        .rowCapacity = n,
+                                        .groupCount = n,
+                                        .groupCapacity = n,
+                                        .groups = lcp->groups,
                                         .lower = lcp->lower,
                                         .upper = lcp->upper,
                                         .b = lcp->b,
@@ -239,11 +237,25 @@ void cntFreeDenseLcp( cntDenseLcp* lcp )
     free( lcp->rowStart );
     free( lcp->column );
     free( lcp->value );
-    free( lcp->kind );
-    free( lcp->normalOf );
-    free( lcp->mu );
+    free( lcp->groups );
     free( lcp->lower );
     free( lcp->upper );
     free( lcp->b );
     *lcp = ( cntDenseLcp ){ 0 };
+}
+
+double cntRawNaturalMap( int n, const double* rowMajor, const double* q, const double* z )
+{
+    double sum = 0.0;
+    for ( int i = 0; i < n; ++i )
+    {
+        double w = q[i];
+        for ( int j = 0; j < n; ++j )
+        {
+            w += rowMajor[(size_t)i * (size_t)n + (size_t)j] * z[j];
+        }
+        double r = z[i] - fmax( 0.0, z[i] - w );
+        sum += r * r;
+    }
+    return sqrt( sum );
 }

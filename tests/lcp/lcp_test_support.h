@@ -47,7 +47,7 @@ typedef struct cntPeakAllocator
 
 cnAllocator cntMakePeakAllocator( cntPeakAllocator* peak );
 
-/// An explicit LCP (every row cn_rowNormal) over a dense row-major matrix, owning its arrays.
+/// An explicit LCP (every row a cn_groupNormal group) over a dense row-major matrix, owning its arrays.
 typedef struct cntDenseLcp
 {
     cnSolverProblem problem;
@@ -55,13 +55,15 @@ typedef struct cntDenseLcp
     int* rowStart;
     int* column;
     double* value;
-    uint8_t* kind;
-    int32_t* normalOf;
-    double* mu;
+    cnRowGroup* groups;
     double* lower;
     double* upper;
     double* b;
 } cntDenseLcp;
 
 void cntMakeDenseLcp( cntDenseLcp* lcp, int n, const double* rowMajor, const double* q );
+
+/// The test's own check of an LCP solution, independent of the solver layer: the 2-norm of the
+/// natural map z - max(0, z - (M z + q)) in the problem's units (M row-major, n x n).
+double cntRawNaturalMap( int n, const double* rowMajor, const double* q, const double* z );
 void cntFreeDenseLcp( cntDenseLcp* lcp );

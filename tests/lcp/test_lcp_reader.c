@@ -38,8 +38,20 @@ static bool cntSameMatrix( const cnFileProblem* a, const cnFileProblem* b )
     }
     for ( int i = 0; i < n; ++i )
     {
-        if ( a->problem.b[i] != b->problem.b[i] || a->problem.kind[i] != b->problem.kind[i] ||
-             a->problem.mu[i] != b->problem.mu[i] || a->problem.normalOf[i] != b->problem.normalOf[i] )
+        if ( a->problem.b[i] != b->problem.b[i] )
+        {
+            return false;
+        }
+    }
+    if ( a->problem.groupCount != b->problem.groupCount )
+    {
+        return false;
+    }
+    for ( int g = 0; g < a->problem.groupCount; ++g )
+    {
+        const cnRowGroup* x = a->problem.groups + g;
+        const cnRowGroup* y = b->problem.groups + g;
+        if ( x->firstRow != y->firstRow || x->rowCount != y->rowCount || x->kind != y->kind || x->mu != y->mu )
         {
             return false;
         }
@@ -88,8 +100,9 @@ START_TEST( siconos_lcp_files_match_reference )
                     cntJsonNumbers( cJSON_GetObjectItemCaseSensitive( entry, "q" ), q, n ) == n;
         for ( int i = 0; same && i < n; ++i )
         {
-            same = problem.problem.b[i] == q[i] && problem.problem.kind[i] == cn_rowNormal &&
-                   problem.problem.normalOf[i] == -1;
+            const cnRowGroup* group = problem.problem.groups + i;
+            same = problem.problem.b[i] == q[i] && problem.problem.groupCount == n && group->firstRow == i &&
+                   group->rowCount == 1 && group->kind == cn_groupNormal;
             double row[64];
             same = same && n <= 64 && cntJsonNumbers( cJSON_GetArrayItem( rows, i ), row, 64 ) == n;
             for ( int j = 0; same && j < n; ++j )
@@ -219,12 +232,12 @@ START_TEST( siconos_fc3d_files_read )
         int n = problem.problem.rowCount;
         int contacts = problem.contactCount;
         bool ok = problem.format == cn_problemSiconosFc3d && n == 3 * contacts && contacts > 0;
-        for ( int i = 0; ok && i < n; ++i )
+        ok = ok && problem.problem.groupCount == contacts;
+        for ( int c = 0; ok && c < contacts; ++c )
         {
-            bool normal = i % 3 == 0;
-            ok = problem.problem.kind[i] == ( normal ? cn_rowNormal : cn_rowFriction ) &&
-                 problem.problem.normalOf[i] == ( normal ? -1 : i - i % 3 ) &&
-                 ( normal ? problem.problem.mu[i] == 0.0 : problem.problem.mu[i] >= 0.0 );
+            const cnRowGroup* group = problem.problem.groups + c;
+            ok = group->firstRow == 3 * c && group->rowCount == 3 && group->kind == cn_groupContact &&
+                 group->model == cn_frictionPyramid && group->mu >= 0.0;
         }
         // the reference: contact count, |q| and the mu values
         const cJSON* entry = cJSON_GetObjectItemCaseSensitive( problems, names[f] );
@@ -241,14 +254,14 @@ START_TEST( siconos_fc3d_files_read )
             ok = ok && cntClose( sqrt( sum ), normQ, 1e-13, 1e-300 );
             double mus[64];
             int muCount = cntJsonNumbers( cJSON_GetObjectItemCaseSensitive( entry, "mu_values" ), mus, 64 );
-            for ( int i = 1; ok && i < n; i += 3 )
+            for ( int c = 0; ok && c < contacts; ++c )
             {
                 bool found = false;
                 for ( int k = 0; k < muCount && k < 64; ++k )
                 {
-                    found = found || problem.problem.mu[i] == mus[k];
+                    found = found || problem.problem.groups[c].mu == mus[k];
                 }
-                ok = found && problem.problem.mu[i + 1] == problem.problem.mu[i];
+                ok = found;
             }
             checkedQ += 1;
         }
@@ -289,9 +302,11 @@ START_TEST( fc3d_small_file_by_hand )
         CNT_ASSERT_ABS( problem.matrix.value[i], 2.0, 0.0 );
         ck_assert_int_eq( problem.matrix.column[i], i );
     }
-    CNT_ASSERT_ABS( problem.problem.mu[1], 0.3, 0.0 );
-    CNT_ASSERT_ABS( problem.problem.mu[2], 0.3, 0.0 );
-    ck_assert_int_eq( problem.problem.normalOf[2], 0 );
+    ck_assert_int_eq( problem.problem.groupCount, 1 );
+    ck_assert_int_eq( problem.problem.groups[0].kind, cn_groupContact );
+    ck_assert_int_eq( problem.problem.groups[0].firstRow, 0 );
+    ck_assert_int_eq( problem.problem.groups[0].rowCount, 3 );
+    CNT_ASSERT_ABS( problem.problem.groups[0].mu, 0.3, 0.0 );
     ck_assert_ptr_eq( problem.problem.matrix, &problem.matrix );
     cnDestroyFileProblem( &problem );
     ck_assert_ptr_null( problem.memory );

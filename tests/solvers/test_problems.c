@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Hand-built solver problems shared by the test files.
 #include "arena.h"
+#include "solver_layer.h"
 #include "solvers_suites.h"
 
 #include <stdlib.h>
@@ -13,9 +14,7 @@ cntLcp* cntCreateLcp( int rowCapacity, int bodyCapacity )
     size_t bodies = (size_t)bodyCapacity + 1;
     lcp->rowCapacity = rowCapacity;
     lcp->bodyCapacity = bodyCapacity;
-    lcp->kind = calloc( rows, sizeof( uint8_t ) );
-    lcp->normalOf = calloc( rows, sizeof( int32_t ) );
-    lcp->mu = calloc( rows, sizeof( double ) );
+    lcp->groups = calloc( rows, sizeof( cnRowGroup ) );
     lcp->lower = calloc( rows, sizeof( double ) );
     lcp->upper = calloc( rows, sizeof( double ) );
     lcp->b = calloc( rows, sizeof( double ) );
@@ -31,9 +30,9 @@ cntLcp* cntCreateLcp( int rowCapacity, int bodyCapacity )
     lcp->value = calloc( rows * rows, sizeof( double ) );
 
     cnSolverProblem* p = &lcp->problem;
-    p->kind = lcp->kind;
-    p->normalOf = lcp->normalOf;
-    p->mu = lcp->mu;
+    p->rowCapacity = rowCapacity;
+    p->groupCapacity = rowCapacity;
+    p->groups = lcp->groups;
     p->lower = lcp->lower;
     p->upper = lcp->upper;
     p->b = lcp->b;
@@ -52,9 +51,7 @@ void cntDestroyLcp( cntLcp* lcp )
     {
         return;
     }
-    free( lcp->kind );
-    free( lcp->normalOf );
-    free( lcp->mu );
+    free( lcp->groups );
     free( lcp->lower );
     free( lcp->upper );
     free( lcp->b );
@@ -98,14 +95,11 @@ void cntSetBodyW( cntLcp* lcp, int body, const double* wLinear, const double* wA
     memcpy( lcp->wAngular + 9 * body, wAngular, 9 * sizeof( double ) );
 }
 
-int cntAddRow( cntLcp* lcp, cnRowKind kind, int bodyA, int bodyB, const double* jacobianA,
-               const double* jacobianB )
+// a row without its group (the contact builder groups three of them)
+static int cntAddRawRow( cntLcp* lcp, int bodyA, int bodyB, const double* jacobianA, const double* jacobianB )
 {
     int row = lcp->problem.rowCount++;
     ck_assert_int_le( lcp->problem.rowCount, lcp->rowCapacity );
-    lcp->kind[row] = (uint8_t)kind;
-    lcp->normalOf[row] = -1;
-    lcp->mu[row] = 0.0;
     lcp->lower[row] = 0.0;
     lcp->upper[row] = 0.0;
     lcp->b[row] = 0.0;
@@ -119,6 +113,16 @@ int cntAddRow( cntLcp* lcp, cnRowKind kind, int bodyA, int bodyB, const double* 
     return row;
 }
 
+int cntAddRow( cntLcp* lcp, cnRowKind kind, int bodyA, int bodyB, const double* jacobianA,
+               const double* jacobianB )
+{
+    int row = cntAddRawRow( lcp, bodyA, bodyB, jacobianA, jacobianB );
+    ck_assert( kind == cn_rowNormal || kind == cn_rowBounded );
+    lcp->groups[lcp->problem.groupCount++] = ( cnRowGroup ){
+        .firstRow = row, .rowCount = 1, .kind = (uint8_t)( kind == cn_rowNormal ? cn_groupNormal : cn_groupBounded ) };
+    return row;
+}
+
 static void cntCross( const double* a, const double* b, double* out )
 {
     out[0] = a[1] * b[2] - a[2] * b[1];
@@ -127,8 +131,8 @@ static void cntCross( const double* a, const double* b, double* out )
 }
 
 // J_B = [d, rB x d], J_A = -[d, rA x d]
-static int cntAddDirectionRow( cntLcp* lcp, cnRowKind kind, int bodyA, int bodyB, const double* rA,
-                               const double* rB, const double* d )
+static int cntAddDirectionRow( cntLcp* lcp, int bodyA, int bodyB, const double* rA, const double* rB,
+                               const double* d )
 {
     double ja[6] = { -d[0], -d[1], -d[2], 0, 0, 0 };
     double jb[6] = { d[0], d[1], d[2], 0, 0, 0 };
@@ -141,23 +145,24 @@ static int cntAddDirectionRow( cntLcp* lcp, cnRowKind kind, int bodyA, int bodyB
     jb[3] = c[0];
     jb[4] = c[1];
     jb[5] = c[2];
-    return cntAddRow( lcp, kind, bodyA, bodyB, bodyA >= 0 ? ja : NULL, bodyB >= 0 ? jb : NULL );
+    return cntAddRawRow( lcp, bodyA, bodyB, bodyA >= 0 ? ja : NULL, bodyB >= 0 ? jb : NULL );
 }
 
 int cntAddContact( cntLcp* lcp, int bodyA, int bodyB, const double* rA, const double* rB, const double* n,
                    const double* t1, const double* t2, double mu, bool withFriction )
 {
-    int normal = cntAddDirectionRow( lcp, cn_rowNormal, bodyA, bodyB, rA, rB, n );
+    int normal = cntAddDirectionRow( lcp, bodyA, bodyB, rA, rB, n );
     if ( withFriction )
     {
-        const double* tangents[2] = { t1, t2 };
-        for ( int k = 0; k < 2; ++k )
-        {
-            int row = cntAddDirectionRow( lcp, cn_rowFriction, bodyA, bodyB, rA, rB, tangents[k] );
-            lcp->normalOf[row] = normal;
-            lcp->mu[row] = mu;
-        }
+        cntAddDirectionRow( lcp, bodyA, bodyB, rA, rB, t1 );
+        cntAddDirectionRow( lcp, bodyA, bodyB, rA, rB, t2 );
     }
+    lcp->groups[lcp->problem.groupCount++] = ( cnRowGroup ){ .firstRow = normal,
+                                                             .rowCount = withFriction ? 3 : 1,
+                                                             .kind = (uint8_t)( withFriction ? cn_groupContact
+                                                                                             : cn_groupNormal ),
+                                                             .model = cn_frictionPyramid,
+                                                             .mu = withFriction ? mu : 0.0 };
     return normal;
 }
 
@@ -189,14 +194,13 @@ void cntSetDense( cntLcp* lcp, int n, const double* dense, const double* q )
     ck_assert_int_le( n, lcp->rowCapacity );
     cnSolverProblem* p = &lcp->problem;
     p->rowCount = n;
+    p->groupCount = n;
     p->bodyCount = 0;
     int at = 0;
     lcp->rowStart[0] = 0;
     for ( int i = 0; i < n; ++i )
     {
-        lcp->kind[i] = (uint8_t)cn_rowNormal;
-        lcp->normalOf[i] = -1;
-        lcp->mu[i] = 0.0;
+        lcp->groups[i] = ( cnRowGroup ){ .firstRow = i, .rowCount = 1, .kind = cn_groupNormal };
         lcp->b[i] = q[i];
         for ( int j = 0; j < n; ++j )
         {
@@ -251,19 +255,18 @@ int cntParamIndex( const cnSolverVTable* solver, const char* name )
     return -1;
 }
 
-cnSolverStats cntSolve( const cnSolverVTable* solver, const cnSolverProblem* problem, double* lambda,
+cnSolverStats cntSolve( const cnSolverVTable* solver, cnSolverProblem* problem, double* lambda,
                         double* deltaVelocity, int iterations, double tolerance, double relaxation )
 {
     return cntSolveWithHistory( solver, problem, lambda, deltaVelocity, iterations, tolerance, relaxation,
                                 NULL, 0 );
 }
 
-cnSolverStats cntSolveWithHistory( const cnSolverVTable* solver, const cnSolverProblem* problem,
-                                   double* lambda, double* deltaVelocity, int iterations, double tolerance,
-                                   double relaxation, double* history, int historyCapacity )
+cnSolverStats cntSolveWithHistory( const cnSolverVTable* solver, cnSolverProblem* problem, double* lambda,
+                                   double* deltaVelocity, int iterations, double tolerance, double relaxation,
+                                   double* history, int historyCapacity )
 {
-    double params[32];
-    ck_assert_int_le( solver->paramCount, 32 );
+    double params[CN_MAX_SOLVER_PARAMS];
     for ( int k = 0; k < solver->paramCount; ++k )
     {
         params[k] = solver->params[k].defaultValue;
@@ -283,7 +286,13 @@ cnSolverStats cntSolveWithHistory( const cnSolverVTable* solver, const cnSolverP
     {
         params[index] = relaxation;
     }
+    return cntSolveWithParams( solver, problem, lambda, deltaVelocity, params, history, historyCapacity );
+}
 
+cnSolverStats cntSolveWithParams( const cnSolverVTable* solver, cnSolverProblem* problem, double* lambda,
+                                  double* deltaVelocity, const double* params, double* history,
+                                  int historyCapacity )
+{
     void* state = NULL;
     if ( solver->create != NULL )
     {
@@ -295,12 +304,9 @@ cnSolverStats cntSolveWithHistory( const cnSolverVTable* solver, const cnSolverP
                                   .deltaVelocity = deltaVelocity,
                                   .residualHistory = history,
                                   .residualHistoryCapacity = historyCapacity };
-    cnSolverStats stats = { .status = cn_solveUnsupported,
-                            .iterations = -1,
-                            .residual = -1.0,
-                            .milliseconds = -1.0,
-                            .historyCount = -1 };
-    solver->solve( state, params, problem, &solution, &arena, &stats );
+    cnSolverStats stats;
+    cnSolverBudget budget = cnBudgetFromParams( solver, params );
+    cnLayerSolve( solver, state, params, &budget, problem, &solution, &arena, &stats );
     cnDestroyArena( &arena );
     if ( solver->destroy != NULL )
     {

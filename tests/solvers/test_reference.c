@@ -7,7 +7,6 @@
 // Agreement measure, per component and purely relative: |x - ref| <= 1e-12 |ref| (so a zero in the
 // reference must be an exact zero). This is stricter than the 1e-12 * max(1, |ref|), which
 // matters for lcp_mmc whose iterates are ~1e-4; both worst values are printed.
-#include "lcp_common.h"
 #include "solvers_suites.h"
 #include "test_support.h"
 
@@ -97,7 +96,7 @@ static void cntCompare( cntAgreement* agreement, const double* x, const cJSON* r
 }
 
 // run `solver` for exactly k sweeps from zero (tolerance 0, divergence rule off)
-static cnSolverStats cntSweeps( const char* name, const cnSolverProblem* problem, int k, double relaxation,
+static cnSolverStats cntSweeps( const char* name, cnSolverProblem* problem, int k, double relaxation,
                                 double* lambda )
 {
     const cnSolverVTable* solver = cnFindSolver( name );
@@ -115,16 +114,17 @@ static cnSolverStats cntSweeps( const char* name, const cnSolverProblem* problem
     {
         lambda[i] = 0.0;
     }
-    cnSolverSolution solution = { .lambda = lambda, .deltaVelocity = NULL };
-    cnSolverStats stats;
-    solver->solve( NULL, params, problem, &solution, NULL, &stats );
-    return stats;
+    return cntSolveWithParams( solver, problem, lambda, NULL, params, NULL, 0 );
 }
 
 static bool cntHasZeroDiagonal( const cnSolverProblem* problem )
 {
+    cnScratch scratch = { .arena = NULL };
+    cnPrepared prepared;
+    ck_assert( cnPrepareProblem( problem, &scratch, &prepared ) );
     double diagonal[CNT_MAX_N];
-    cnComputeDiagonal( problem, diagonal );
+    memcpy( diagonal, prepared.diagonal, (size_t)problem->rowCount * sizeof( double ) );
+    cnScratchRelease( &scratch );
     for ( int i = 0; i < problem->rowCount; ++i )
     {
         if ( diagonal[i] == 0.0 )
@@ -138,7 +138,7 @@ static bool cntHasZeroDiagonal( const cnSolverProblem* problem )
 // the iterates of one "pgs_iterates_from_zero" object (or its absence where the diagonal has a
 // zero: then pgs must say unsupported)
 // keys: "1", "2", ... (Siconos file) or "k1", "k2", ... (num4lcp file): `keyPrefix`
-static void cntCheckPgsIterates( cntAgreement* agreement, const cnSolverProblem* problem,
+static void cntCheckPgsIterates( cntAgreement* agreement, cnSolverProblem* problem,
                                  const cJSON* iterates, const char* keyPrefix, const char* file,
                                  int* undefined )
 {
@@ -304,29 +304,19 @@ START_TEST( residual_is_round_off_at_enumerated_solutions )
             continue;
         }
         int n = lcp->problem.rowCount;
-        // scale: the size of the data
-        double scale = 1.0;
-        for ( int k = 0; k < lcp->rowStart[n]; ++k )
-        {
-            scale = fmax( scale, fabs( lcp->value[k] ) );
-        }
-        for ( int i = 0; i < n; ++i )
-        {
-            scale = fmax( scale, fabs( lcp->b[i] ) );
-        }
         const cJSON* solutions = cJSON_GetObjectItemCaseSensitive( record, "all_solutions_by_enumeration" );
         const cJSON* solution = NULL;
         cJSON_ArrayForEach( solution, solutions )
         {
             double z[CNT_MAX_N];
-            double zNorm = 1.0;
             for ( int i = 0; i < n; ++i )
             {
                 z[i] = cJSON_GetNumberValue( cJSON_GetArrayItem( solution, i ) );
-                zNorm = fmax( zNorm, fabs( z[i] ) );
             }
-            double residual = cnSolverResidual( &lcp->problem, z, NULL );
-            double relative = residual / ( scale * zNorm );
+            // the grading merit is already relative to the problem's own scale
+            cnSolverMerits merits;
+            ck_assert( cnComputeSolverMerits( &lcp->problem, z, NULL, &merits ) );
+            double relative = merits.naturalMap;
             worst = fmax( worst, relative );
             failures += !( relative <= 1e-12 );
             checked += 1;
@@ -338,10 +328,12 @@ START_TEST( residual_is_round_off_at_enumerated_solutions )
         {
             zeroSolves = zeroSolves && lcp->b[i] >= 0.0;
         }
-        double atZero = cnSolverResidual( &lcp->problem, zero, NULL );
+        cnSolverMerits merits;
+        ck_assert( cnComputeSolverMerits( &lcp->problem, zero, NULL, &merits ) );
+        double atZero = merits.naturalMap;
         failures += zeroSolves ? atZero != 0.0 : !( atZero > 0.0 );
     }
-    printf( "enumerated solutions: %d checked, worst residual / (|M, q| |z|) = %.3g\n", checked, worst );
+    printf( "enumerated solutions: %d checked, worst merit (natural map) %.3g\n", checked, worst );
     cntDestroyLcp( lcp );
     cJSON_Delete( root );
     ck_assert_int_gt( checked, 10 );

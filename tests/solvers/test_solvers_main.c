@@ -5,7 +5,7 @@
 int main( void )
 {
     static cntSuiteFcn* const suites[] = {
-        cntLcpCommonSuite,
+        cntKitSuite,
         cntSweepsSuite,
         cntReferenceSuite,
         cntSolverContractSuite,

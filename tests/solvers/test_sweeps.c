@@ -2,7 +2,7 @@
 // PGS, PSOR and PGJ on hand-built problems: exact one-sweep answers, friction bounds, honest
 // statuses. The loop tests run once per solver in s_names.
 #include "arena.h"
-#include "lcp_common.h"
+#include "solver_layer.h"
 #include "solvers_suites.h"
 #include "test_support.h"
 
@@ -29,25 +29,31 @@ static const cnSolverVTable* cntSweepSolver( int index )
 START_TEST( vtables_describe_themselves )
 {
     const cnSolverVTable* solver = cntSweepSolver( _i );
-    uint32_t caps = cn_solverFriction | cn_solverBounded | cn_solverExplicit | cn_solverMatrixFree;
+    uint32_t caps =
+        cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree;
     ck_assert_uint_eq( solver->caps, caps );
     ck_assert_int_eq( solver->apiVersion, CN_SOLVER_API_VERSION );
+    ck_assert_int_eq( solver->model, cn_modelPyramid );
+    ck_assert_str_eq( solver->iterationUnit, "sweep" );
     ck_assert_ptr_nonnull( solver->description );
-    static const char* const names[] = { "iterations",       "tolerance",          "warm_start",
-                                         "relaxation",       "relative_tolerance", "stagnation_tolerance",
-                                         "divergence_factor" };
-    ck_assert_int_eq( solver->paramCount, 7 );
+    static const char* const names[] = { "iterations", "tolerance",          "deadline_ms",
+                                         "warm_start", "relaxation",         "kernel",
+                                         "relative_tolerance", "stagnation_tolerance", "divergence_factor" };
+    ck_assert_int_eq( solver->paramCount, cn_sweepParamCount );
     int failures = 0;
-    for ( int k = 0; k < 7; ++k )
+    for ( int k = 0; k < cn_sweepParamCount; ++k )
     {
         failures += cntParamIndex( solver, names[k] ) != k;
         const cnSolverParam* param = solver->params + k;
         failures += !( param->minValue <= param->defaultValue && param->defaultValue <= param->maxValue );
+        failures += cnCheckSolverParam( param, param->defaultValue, NULL, 0 ) != cn_statusOk;
     }
     ck_assert_int_eq( failures, 0 );
-    ck_assert( solver->params[0].defaultValue == 10.0 && solver->params[1].defaultValue == 1e-6 );
+    ck_assert( solver->params[cn_sweepParamIterations].defaultValue == 10.0 &&
+               solver->params[cn_sweepParamTolerance].defaultValue == 1e-6 );
     static const double relaxation[3] = { 1.0, 1.4, 0.3 };
-    ck_assert( solver->params[3].defaultValue == relaxation[_i] );
+    ck_assert( solver->params[cn_sweepParamRelaxation].defaultValue == relaxation[_i] );
+    ck_assert_int_eq( solver->params[cn_sweepParamKernel].type, cn_paramChoice );
 }
 END_TEST
 
@@ -88,9 +94,11 @@ START_TEST( two_body_row_uses_both_w_blocks )
     double rB[3] = { -0.5, 0.2, 0.0 };
     cntAddContact( lcp, a, b, rA, rB, s_x, NULL, NULL, 0.0, false );
     cntFinishB( lcp );
-    double diagonal[1];
-    cnComputeDiagonal( &lcp->problem, diagonal );
-    CNT_ASSERT_REL( diagonal[0], 1.7, 1e-15 );
+    cnScratch scratch = { .arena = NULL };
+    cnPrepared prepared;
+    ck_assert( cnPrepareProblem( &lcp->problem, &scratch, &prepared ) );
+    CNT_ASSERT_REL( prepared.diagonal[0], 1.7, 1e-15 );
+    cnScratchRelease( &scratch );
 
     double lambda[1] = { 0.0 };
     double dv[12] = { 0 };
@@ -157,14 +165,18 @@ START_TEST( stack_of_boxes_converges_with_default_relaxation )
     cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, dv, 20000, 1e-10, -1.0 );
     ck_assert_msg( stats.status == cn_solveConverged, "%s: %s after %d sweeps, residual %g", solver->name,
                    cnSolveStatusName( stats.status ), stats.iterations, stats.residual );
-    CNT_ASSERT_REL( stats.residual, cnSolverResidual( &lcp->problem, lambda, NULL ), 1e-12 );
+    cnSolverMerits merits;
+    ck_assert( cnComputeSolverMerits( &lcp->problem, lambda, NULL, &merits ) );
+    CNT_ASSERT_REL( stats.residual, merits.naturalMap, 1e-12 );
     ck_assert( stats.residual <= 1e-10 );
     // the ground carries the whole stack's momentum: 4 kg * 9.81 / 60
     double groundImpulse = 0.0;
-    for ( int row = 0; row < n; ++row )
+    for ( int g = 0; g < lcp->problem.groupCount; ++g )
     {
-        groundImpulse += lcp->bodyA[row] < 0 && lcp->kind[row] == cn_rowNormal ? lambda[row] : 0.0;
+        int row = lcp->groups[g].firstRow;
+        groundImpulse += lcp->bodyA[row] < 0 ? lambda[row] : 0.0;
     }
+    ck_assert_int_eq( n, 48 );
     CNT_ASSERT_REL( groundImpulse, 4.0 * 9.81 / 60.0, 1e-8 );
     for ( int k = 0; k < 4; ++k )
     {
@@ -211,7 +223,9 @@ START_TEST( one_sweep_on_a_coupled_problem_reports_max_iterations )
     ck_assert_int_eq( stats.status, cn_solveMaxIterations );
     ck_assert_int_eq( stats.iterations, 1 );
     ck_assert( stats.residual > 1e-6 );
-    CNT_ASSERT_REL( stats.residual, cnSolverResidual( &lcp->problem, lambda, NULL ), 1e-14 );
+    cnSolverMerits merits;
+    ck_assert( cnComputeSolverMerits( &lcp->problem, lambda, NULL, &merits ) );
+    CNT_ASSERT_REL( stats.residual, merits.naturalMap, 1e-14 );
 
     // and enough sweeps converge to the solution
     stats = cntSolve( solver, &lcp->problem, lambda, NULL, 1000, 1e-12, -1.0 );
@@ -242,17 +256,16 @@ START_TEST( nan_input_reports_nonfinite_and_keeps_lambda_finite )
     {
         failures += lambda[k] != 0.01;
     }
-    // the same with the residual checked only at the end (tolerance 0, divergence rule off)
-    double params[7];
-    for ( int k = 0; k < 7; ++k )
+    // the same with the merit never needed (tolerance 0, divergence rule off)
+    double params[cn_sweepParamCount];
+    for ( int k = 0; k < cn_sweepParamCount; ++k )
     {
         params[k] = solver->params[k].defaultValue;
     }
     params[cn_sweepParamTolerance] = 0.0;
     params[cn_sweepParamDivergenceFactor] = 0.0;
-    cnSolverSolution solution = { .lambda = lambda, .deltaVelocity = NULL };
-    solver->solve( NULL, params, &lcp->problem, &solution, NULL, &stats );
-    failures += stats.status != cn_solveNonFinite;
+    stats = cntSolveWithParams( solver, &lcp->problem, lambda, NULL, params, NULL, 0 );
+    failures += stats.status != cn_solveNonFinite || stats.reason == NULL;
     for ( int k = 0; k < n; ++k )
     {
         failures += !isfinite( lambda[k] );
@@ -279,9 +292,10 @@ START_TEST( nan_input_reports_nonfinite_and_keeps_lambda_finite )
 }
 END_TEST
 
-// M = [1 -2; -3 1], q = (-1, -1): every sweep multiplies the iterate (PGS: by 6), the residual
-// grows past 1e6 times the initial one; lambda is the best iterate, here the starting zero
-START_TEST( non_symmetric_problem_diverges_and_keeps_the_best_iterate )
+// M = [1 -2; -3 1], q = (-1, -1): every sweep multiplies the iterate (PGS: by 6), the update grows
+// past divergence_factor (1e4 in energy) times the first sweep's: diverged, with lambda put back to
+// where the solve started
+START_TEST( non_symmetric_problem_diverges_and_puts_back_the_start )
 {
     const cnSolverVTable* solver = cntSweepSolver( _i );
     cntLcp* lcp = cntCreateLcp( 2, 0 );
@@ -289,15 +303,16 @@ START_TEST( non_symmetric_problem_diverges_and_keeps_the_best_iterate )
     static const double q[2] = { -1, -1 };
     cntSetDense( lcp, 2, m, q );
     double lambda[2] = { 0, 0 };
-    double initial = cnSolverResidual( &lcp->problem, lambda, NULL );
+    cnSolverMerits initial;
+    ck_assert( cnComputeSolverMerits( &lcp->problem, lambda, NULL, &initial ) );
     cnSolverStats stats = cntSolve( solver, &lcp->problem, lambda, NULL, 1000, 1e-8, -1.0 );
     ck_assert_msg( stats.status == cn_solveDiverged, "%s: %s", solver->name,
                    cnSolveStatusName( stats.status ) );
     ck_assert_int_gt( stats.iterations, 1 );
-    ck_assert_int_lt( stats.iterations, 1000 );
-    ck_assert( isfinite( lambda[0] ) && isfinite( lambda[1] ) );
-    ck_assert( stats.residual <= initial );
-    ck_assert( stats.residual == cnSolverResidual( &lcp->problem, lambda, NULL ) );
+    ck_assert_int_lt( stats.iterations, 30 );
+    ck_assert( lambda[0] == 0.0 && lambda[1] == 0.0 );
+    ck_assert( stats.residual == initial.naturalMap );
+    ck_assert( cnSolveStatusIsUsable( stats.status, solver->caps ) == false );
     cntDestroyLcp( lcp );
 }
 END_TEST
@@ -327,6 +342,7 @@ START_TEST( zero_diagonal_is_unsupported_and_lambda_untouched )
     ck_assert( lambda[0] == 7 && lambda[1] == 8 );
     lcp->wLinear[8] = -1.0;
     lcp->problem.rowCount = 1;
+    lcp->problem.groupCount = 1;
     stats = cntSolve( solver, &lcp->problem, lambda, NULL, 100, 1e-8, -1.0 );
     ck_assert_int_eq( stats.status, cn_solveUnsupported );
     ck_assert( lambda[0] == 7 );
@@ -334,8 +350,8 @@ START_TEST( zero_diagonal_is_unsupported_and_lambda_untouched )
 }
 END_TEST
 
-// Started from the exact solution of the stack, the solvers stop at once (0 sweeps: the guess is
-// checked before the first sweep) and keep it
+// Started from the exact solution of the stack, the solvers stop after one sweep (its update is
+// round-off, and the merit confirms it) and keep it
 START_TEST( warm_start_from_the_solution_converges_at_once )
 {
     const cnSolverVTable* solver = cntSweepSolver( _i );
@@ -367,14 +383,12 @@ START_TEST( warm_start_from_the_solution_converges_at_once )
 }
 END_TEST
 
-// No rows, a broken problem, NULL lambda: statuses, never a crash
+// No rows, a broken problem, NULL lambda: statuses with their reasons, never a crash
 START_TEST( degenerate_inputs )
 {
     const cnSolverVTable* solver = cntSweepSolver( _i );
     cnSolverProblem empty = { 0 };
-    cnSolverSolution solution = { .lambda = NULL, .deltaVelocity = NULL };
-    cnSolverStats stats;
-    solver->solve( NULL, NULL, &empty, &solution, NULL, &stats );
+    cnSolverStats stats = cntSolve( solver, &empty, NULL, NULL, 10, 1e-6, -1.0 );
     ck_assert_int_eq( stats.status, cn_solveConverged );
     ck_assert_int_eq( stats.iterations, 0 );
     ck_assert( stats.residual == 0.0 );
@@ -383,28 +397,33 @@ START_TEST( degenerate_inputs )
     double dv[6] = { 1, 1, 1, 1, 1, 1 };
     // rows removed but a body remains: its velocity change is zero
     lcp->problem.rowCount = 0;
-    solution.deltaVelocity = dv;
-    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, &stats );
+    lcp->problem.groupCount = 0;
+    stats = cntSolve( solver, &lcp->problem, NULL, dv, 10, 1e-6, -1.0 );
     ck_assert_int_eq( stats.status, cn_solveConverged );
     ck_assert( dv[0] == 0.0 && dv[5] == 0.0 );
     lcp->problem.rowCount = 12;
+    lcp->problem.groupCount = 4;
 
-    solution.lambda = NULL;
-    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, &stats );
+    stats = cntSolve( solver, &lcp->problem, NULL, dv, 10, 1e-6, -1.0 );
     ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    ck_assert_ptr_nonnull( stats.reason );
     double lambda[12] = { 0 };
-    solution.lambda = lambda;
     lcp->bodyB[3] = 5; // no such body
-    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, &stats );
+    stats = cntSolve( solver, &lcp->problem, lambda, dv, 10, 1e-6, -1.0 );
     ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    ck_assert_ptr_nonnull( strstr( stats.reason, "body" ) );
     lcp->bodyB[3] = 0;
-    lcp->normalOf[1] = 2; // a friction row must point at a normal row
-    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, NULL );
-    lcp->normalOf[1] = 0;
-    solver->solve( NULL, NULL, &lcp->problem, &solution, NULL, &stats );
-    ck_assert_int_ne( stats.status, cn_solveUnsupported );
-    solver->solve( NULL, NULL, NULL, &solution, NULL, &stats );
+    lcp->groups[1].firstRow = 4; // a gap between groups
+    stats = cntSolve( solver, &lcp->problem, lambda, dv, 10, 1e-6, -1.0 );
     ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    lcp->groups[1].firstRow = 3;
+    stats = cntSolve( solver, &lcp->problem, lambda, dv, 10, 1e-6, -1.0 );
+    ck_assert_int_ne( stats.status, cn_solveUnsupported );
+    // a cone model is not a sweep solver's
+    lcp->groups[0].model = cn_frictionCone;
+    stats = cntSolve( solver, &lcp->problem, lambda, dv, 10, 1e-6, -1.0 );
+    ck_assert_int_eq( stats.status, cn_solveUnsupported );
+    ck_assert_ptr_nonnull( strstr( stats.reason, "cone" ) );
     cntDestroyLcp( lcp );
 }
 END_TEST
@@ -419,7 +438,9 @@ START_TEST( residual_history_records_every_sweep )
     static const double q[3] = { -1, -2, -1 };
     cntSetDense( lcp, 3, m, q );
     double lambda[3] = { 0, 0, 0 };
-    double start = cnSolverResidual( &lcp->problem, lambda, NULL );
+    cnSolverMerits merits;
+    ck_assert( cnComputeSolverMerits( &lcp->problem, lambda, NULL, &merits ) );
+    double start = merits.naturalMap;
     double history[256];
     cnSolverStats stats =
         cntSolveWithHistory( solver, &lcp->problem, lambda, NULL, 200, 1e-12, -1.0, history, 256 );
@@ -462,7 +483,7 @@ Suite* cntSweepsSuite( void )
     tcase_add_loop_test( tc, spinning_stack_converges_with_default_relaxation, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, one_sweep_on_a_coupled_problem_reports_max_iterations, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, nan_input_reports_nonfinite_and_keeps_lambda_finite, 0, CNT_SWEEP_SOLVERS );
-    tcase_add_loop_test( tc, non_symmetric_problem_diverges_and_keeps_the_best_iterate, 0,
+    tcase_add_loop_test( tc, non_symmetric_problem_diverges_and_puts_back_the_start, 0,
                          CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, zero_diagonal_is_unsupported_and_lambda_untouched, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, warm_start_from_the_solution_converges_at_once, 0, CNT_SWEEP_SOLVERS );

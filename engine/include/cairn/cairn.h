@@ -56,20 +56,33 @@ CN_API cnWorldDef cnWorld_GetDef( cnWorldId worldId );
 CN_API cnStatus cnWorld_SetSolverSettings( cnWorldId worldId, const cnSolverSettings* settings );
 
 /// Swap the constraint solver between two steps, by registered name. The new solver starts with
-/// its defaults, except the common parameters "iterations", "tolerance" and "warm_start", which
-/// carry over. Warm-start impulses live in the contact cache, not in the solver, so they survive
-/// the swap. cn_statusInvalidArgument for an unknown name (logged with the registered ones),
-/// cn_statusWorldLocked from inside a step.
+/// its defaults, except "tolerance", "deadline_ms" and "warm_start", which carry over, and
+/// "iterations", which carries over only between solvers whose iterations are the same unit
+/// (cnSolverVTable.iterationUnit: a sweep is not a pivot). Warm-start impulses live in the contact
+/// cache, not in the solver, so they survive the swap. Refused (cn_statusUnsupported, logged) when
+/// the solver cannot take the world's problems at all (explicit matrices only); a solver without
+/// friction rows is accepted with a logged warning, and every step whose contacts had friction
+/// then raises cn_warnFrictionDropped. cn_statusInvalidArgument for an unknown name (logged with
+/// the registered ones), cn_statusWorldLocked from inside a step.
 CN_API cnStatus cnWorld_SetSolver( cnWorldId worldId, const char* name );
 
 /// Set a parameter of the current solver (its table: cnWorld_GetSolver()->params). Checked
-/// against the parameter's range.
+/// against the parameter's range and type (cnCheckSolverParam); a choice is its index (see
+/// cnParseSolverParam for names).
 CN_API cnStatus cnWorld_SetSolverParam( cnWorldId worldId, const char* name, double value );
 CN_API cnStatus cnWorld_GetSolverParam( cnWorldId worldId, const char* name, double* value );
 
-/// Keep the merit (cnSolverResidual) of every iteration of each step's contact solve, up to
-/// `capacity` values (0, the default, keeps none; at most CN_MAX_RESIDUAL_HISTORY). Iterative
-/// solvers then compute the merit after every iteration even when no stopping rule needs it.
+/// Called after the final pass of each contact solve with the problem as it was solved, the
+/// impulses the solver started from, the impulses it returned and its statistics, all valid during
+/// the call only. For tools: `cairn run --dump-problem` writes the problem of one step to a file.
+typedef void cnProblemFcn( const cnSolverProblem* problem, const double* start, const double* lambda,
+                           const cnSolverStats* stats, void* context );
+/// Set (or, with NULL, clear) the world's problem callback.
+CN_API cnStatus cnWorld_SetProblemFcn( cnWorldId worldId, cnProblemFcn* fcn, void* context );
+
+/// Keep the grading merit of the solver's model (cnSolverStats.residual) of every iteration of
+/// each step's main contact solve, up to `capacity` values (0, the default, keeps none; at most
+/// CN_MAX_RESIDUAL_HISTORY). Iterative solvers then compute the merit after every iteration.
 CN_API cnStatus cnWorld_SetResidualHistory( cnWorldId worldId, int capacity );
 /// Copy the last step's merits (the start, then one per iteration) into `values`; returns how many
 /// the step recorded (copies at most `capacity`). 0 when there were no contacts or no history.

@@ -8,10 +8,10 @@
 ///
 /// Siconos formats (whitespace-separated tokens):
 /// - LCP: `n`, a NumericsMatrix M (n x n), q (n values): w = M z + q, 0 <= z complementary to w >= 0.
-///   Every row becomes a cn_rowNormal row; A = M, b = q. Text after q (a comment) is ignored.
+///   Every row becomes a cn_groupNormal group; A = M, b = q. Text after q (a comment) is ignored.
 /// - FC3D: `3 nc`, a NumericsMatrix W (3nc x 3nc), q (3nc values), mu (nc values). Contact c
-///   becomes a normal row 3c followed by two friction rows 3c+1, 3c+2 with normalOf = 3c and
-///   mu[c] (the pyramid approximation for the pyramid solvers; the cone residual applies too).
+///   becomes a cn_groupContact group of rows 3c (normal), 3c+1, 3c+2 (tangents) with mu[c] and the
+///   pyramid model (the grading merits also give its exact-cone residual).
 /// - NumericsMatrix: `storageType size0 size1`, then type 0 (dense, column-major) or type 1
 ///   (sparse block, blocks column-major). Type 2 and global (GFC3D) problems are refused with
 ///   cn_statusUnsupported.
@@ -74,16 +74,20 @@ CN_API void cnDestroyFileProblem( cnFileProblem* problem );
 /// Static name of a format: "auto", "siconos_lcp", "siconos_fc3d".
 CN_API const char* cnProblemFormatName( cnProblemFormat format );
 
-/// Run `solver` once on `problem` outside a world. `params`: solver->paramCount values in the
-/// order of solver->params (NULL: every default). `solution->lambda` is the start (zeros for a
-/// cold start) and receives the result; `solution->deltaVelocity` (bodyCount x 6) is needed for
-/// matrix-free problems only. Scratch comes from a private arena and solver state from
-/// solver->create / destroy, all through `allocator` (NULL: the C library) and released before
-/// returning. Returns cn_statusOk when the solver ran (its outcome is in `stats`),
+/// Run `solver` once on `problem` outside a world, as the world's layer runs it: the budget from
+/// the solver's "iterations", "tolerance" and "deadline_ms", the problem checked against the
+/// solver's capabilities (cn_solveUnsupported with stats->reason when it cannot take it), and the
+/// result graded (stats->merits). `params`: solver->paramCount values in the order of
+/// solver->params (NULL: every default). `solution->lambda` is the start (zeros for a cold start)
+/// and receives the result; `solution->deltaVelocity` (bodyCount x 6) is needed for matrix-free
+/// problems only. Scratch comes from a private arena and solver state from solver->create /
+/// destroy, all through `allocator` (NULL: the C library) and released before returning. Solvers do
+/// not change the problem; an oracle may append rows to it. Returns cn_statusOk when the solver
+/// ran (its outcome is in `stats`),
 /// cn_statusUnsupported for a solver without a solve function or of another API version,
 /// cn_statusInvalidArgument for NULL arguments, cn_statusOutOfMemory.
 CN_API cnStatus cnRunSolver( const cnSolverVTable* solver, const double* params,
-                             const cnSolverProblem* problem, cnSolverSolution* solution,
+                             cnSolverProblem* problem, cnSolverSolution* solution,
                              const cnAllocator* allocator, cnSolverStats* stats );
 
 /// @}

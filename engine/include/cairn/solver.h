@@ -2,40 +2,87 @@
 #pragma once
 
 /// @defgroup solver Constraint solvers
-/// The pluggable solver layer. A solver sees one problem, scratch memory and a statistics struct,
-/// never bodies, ids or the world, so it can be swapped between two steps
-/// (cnWorld_SetSolver) and tested on problems read from files.
+/// The pluggable solver layer: the contract between the engine (or a problem file) and every
+/// solver. A solver sees one problem, a budget, scratch memory and a statistics struct, never
+/// bodies, ids or the world, so it can be swapped between two steps (cnWorld_SetSolver) and run on
+/// problems read from files (cnRunSolver).
 ///
-/// The problem is a (boxed) linear complementarity problem in the constraint impulses lambda:
+/// **The problem** (solver API version 4) is a complementarity problem in the constraint impulses
+/// lambda (N s for an inertial world, N for an overdamped one, where impulses are forces):
 ///
-///     w = A lambda + b,   A = J W J^T,   b = J v* + bias
+///     w = (A + diag(softness)) lambda + b,    A = J W J^T,    b = J v* + bias
 ///
-/// with one row per constraint direction, grouped per contact point:
-/// - a normal row:    0 <= lambda_n  complementary to  w_n >= 0;
-/// - friction rows (pyramid: two tangent rows after their normal row):
-///       -mu lambda_n <= lambda_t <= mu lambda_n, and w_t = 0 where lambda_t is inside the bounds;
-/// - bounded rows (general boxes lower <= lambda <= upper), for joints later.
-/// A is never formed unless a solver asks for it: J (12 numbers per row, 6 per body) and the
-/// per-body blocks of W (inverse mass and inertia for inertial worlds, mobility for overdamped
-/// ones) give products matrix-free. Problems read from files carry an explicit A instead.
+/// w is the velocity of each row after the solve (m/s or rad/s), W the per-body mobility (inverse
+/// mass and inertia for inertial worlds, the drag mobility for overdamped ones), v* the predicted
+/// velocities. The rows come in **groups** that tile them in order (group g covers rows
+/// groups[g].firstRow ... firstRow + rowCount - 1, and the next group starts where it ends):
+///
+/// | group                | rows | admissible lambda                          | complementary to                |
+/// | -------------------- | ---- | ------------------------------------------ | ------------------------------- |
+/// | cn_groupContact      | 3    | normal >= 0; tangents in the friction set | w_n >= 0; sliding opposed (below) |
+/// | cn_groupNormal       | 1    | lambda >= 0                                | w >= 0 (frictionless contact)   |
+/// | cn_groupBounded      | 1    | lower <= lambda <= upper                   | w = 0 strictly inside           |
+/// | cn_groupBilateral    | 1-6  | lower <= lambda <= upper per row (free: +-INFINITY) | w = 0 strictly inside  |
+///
+/// A contact group is one contact point: its normal row, then two tangent rows, with the point's
+/// friction coefficient mu and a friction model:
+/// - cn_frictionPyramid: each tangent impulse in [-mu lambda_n, mu lambda_n], and w_t = 0 where it
+///   is strictly inside (the box, or pyramid, of the LCP solvers);
+/// - cn_frictionCone: the exact Coulomb cone |lambda_t| <= mu lambda_n, with the tangent impulse
+///   opposite the tangent velocity when it slides (maximum dissipation).
+///
+/// A is never formed unless a solver asks for it: J (6 numbers per body per row) and the per-body
+/// 3x3 blocks of W give every product (the matrix-free form, the engine's). Problems read from
+/// files carry an explicit A instead (the explicit form).
+///
+/// **The layer** prepares data once per solve (W J^T per row, 1 / A_ii, the group layout; see
+/// solvers/solver_kit.h), calls the solver, and grades the result with the merits of
+/// cnSolverMerits, whatever the solver: every solver is compared on that one scale.
 /// @{
 
 #include "cairn/base.h"
 #include "cairn/status.h"
+#include "cairn/types.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/// Bump when the vtable or the problem layout changes.
-#define CN_SOLVER_API_VERSION 3
+/// Bump when the vtable, the problem or the statistics change layout or meaning.
+#define CN_SOLVER_API_VERSION 4
 
-/// Kinds of rows.
-typedef enum cnRowKind
+/// Most parameters one solver may declare.
+#define CN_MAX_SOLVER_PARAMS 64
+
+/// Kinds of row groups (see the table above).
+typedef enum cnGroupKind
 {
-    cn_rowNormal = 0,   ///< lambda >= 0, complementary to w >= 0
-    cn_rowFriction = 1, ///< |lambda| <= mu lambda[normalRow], w = 0 inside
-    cn_rowBounded = 2,  ///< lower <= lambda <= upper, w = 0 inside
-} cnRowKind;
+    cn_groupContact = 0,   ///< 3 rows: normal, tangent 1, tangent 2; mu and a friction model
+    cn_groupNormal = 1,    ///< 1 row: a frictionless normal
+    cn_groupBounded = 2,   ///< 1 row: constant bounds lower <= lambda <= upper
+    cn_groupBilateral = 3, ///< 1 to 6 rows of a joint: each free (infinite bounds) or limited
+    cn_groupKindCount
+} cnGroupKind;
+
+/// Friction models of a contact group.
+typedef enum cnFrictionModel
+{
+    cn_frictionPyramid = 0, ///< per-tangent bounds +-mu lambda_n (an LCP)
+    cn_frictionCone = 1,    ///< the exact circular Coulomb cone
+    cn_frictionModelCount
+} cnFrictionModel;
+
+/// Most rows of one group.
+#define CN_MAX_GROUP_ROWS 6
+
+/// One group of rows.
+typedef struct cnRowGroup
+{
+    int32_t firstRow;
+    int32_t rowCount; ///< 3 for a contact, 1 for a normal or bounded row, 1 to 6 for a bilateral group
+    uint8_t kind;     ///< cnGroupKind
+    uint8_t model;    ///< cnFrictionModel (contacts; 0 otherwise)
+    double mu;        ///< friction coefficient of a contact, >= 0 (0 otherwise)
+} cnRowGroup;
 
 /// An explicit sparse matrix in compressed sparse rows (CSR).
 typedef struct cnSparseMatrix
@@ -47,36 +94,58 @@ typedef struct cnSparseMatrix
     const double* value; ///< (nonzeros)
 } cnSparseMatrix;
 
-/// What ReLCP asks the narrowphase: given trial impulses, where would the bodies go and which
-/// pairs would overlap there. Reserved for ReLCP; every other solver ignores it.
+typedef struct cnSolverProblem cnSolverProblem;
+
+/// What an oracle call did.
+typedef struct cnOracleResult
+{
+    int rowsAdded;     ///< rows appended at the end of the problem
+    int groupsAdded;   ///< their groups
+    double maxOverlap; ///< deepest overlap found at the trial poses, m (0 when none)
+} cnOracleResult;
+
+/// What ReLCP asks the engine: "given these impulses, where do the bodies go and which pairs
+/// overlap there?" The engine moves the bodies to trial poses by lambda's velocity change, collides
+/// them there and **appends** rows (and their groups) for the overlaps it finds, in a
+/// deterministic order, with Jacobians at the trial pose and b = separation / dt - J deltaVelocity.
+/// It never changes an existing row, and never appends past rowCapacity or groupCapacity (rows
+/// that do not fit are counted in the statistics' `rowsRefused`, not added). After each call the
+/// solver re-reads rowCount and groupCount (the array pointers stay the same). Only solvers with
+/// cn_solverUsesOracle call it, and the world sets it only for them.
 typedef struct cnSolverOracle
 {
     void* context;
-    /// Nullable. Returns the number of new rows it appended to the problem (see ReLCP).
-    int ( *fcn )( void* context, const double* lambda, int rowCount );
+    /// Nullable. `lambda` (rowCount) the current impulses, `deltaVelocity` (bodyCount x 6) their
+    /// W J^T lambda. Returns cn_statusOk, or a failure (the solver then keeps its last good level).
+    cnStatus ( *fcn )( void* context, cnSolverProblem* problem, const double* lambda,
+                       const double* deltaVelocity, cnOracleResult* result );
 } cnSolverOracle;
 
-/// One solver problem. Read-only for solvers.
-typedef struct cnSolverProblem
+/// One solver problem. Solvers read it and never write it; only the oracle appends rows.
+struct cnSolverProblem
 {
     int rowCount;
-    int bodyCount; ///< bodies with a W block (0 for an explicit-matrix problem)
+    /// Rows every per-row array has room for (>= rowCount); the oracle appends up to it.
+    int rowCapacity;
+    int groupCount;
+    int groupCapacity;        ///< (>= groupCount)
+    int bodyCount;            ///< bodies with a W block (0 for an explicit problem)
+    double timeStep;          ///< s; 0 when unknown (problems from files)
+    cnDynamicsMode dynamics;  ///< what lambda and W mean (inertial: impulses; overdamped: forces)
 
-    const uint8_t* kind;     ///< (rowCount) cnRowKind
-    const int32_t* normalOf; ///< (rowCount) a friction row's normal row, else -1
-    const double* mu;        ///< (rowCount) friction coefficient of a friction row, else 0
-    const double* lower;     ///< (rowCount) bounds of cn_rowBounded rows (may be -INFINITY)
-    const double* upper;     ///< (rowCount) (may be INFINITY)
-    const double* b;         ///< (rowCount) right-hand side: J v* + bias
-    /// (rowCount) nullable: A + diag(softness), a constraint-force mixing term per row (>= 0; soft
-    /// contacts). Every solver solves w = (A + diag(softness)) lambda + b; NULL means zeros.
-    const double* softness;
+    cnRowGroup* groups; ///< (groupCapacity)
+    double* lower;      ///< (rowCapacity) bounds of bounded and bilateral rows (may be -INFINITY)
+    double* upper;      ///< (rowCapacity) (may be INFINITY); other rows: unused
+    double* b;          ///< (rowCapacity) right-hand side: J v* + bias
+    /// (rowCapacity) nullable: a constraint-force-mixing term per row (>= 0; soft contacts).
+    /// Every solver solves w = (A + diag(softness)) lambda + b; NULL means zeros.
+    double* softness;
 
     /// Matrix-free form (matrix == NULL): rows act on at most two bodies.
-    const int32_t* bodyA;    ///< (rowCount) body index, -1 for none (static or kinematic)
-    const int32_t* bodyB;    ///< (rowCount)
-    const double* jacobianA; ///< (rowCount x 6) linear xyz then angular xyz
-    const double* jacobianB; ///< (rowCount x 6)
+    int32_t* bodyA;          ///< (rowCapacity) body index, -1 for none (static or kinematic)
+    int32_t* bodyB;          ///< (rowCapacity)
+    double* jacobianA;       ///< (rowCapacity x 6) linear xyz then angular xyz
+    double* jacobianB;       ///< (rowCapacity x 6)
     const double* wLinear;   ///< (bodyCount x 9) 3x3 block of W acting on force, row major
     const double* wAngular;  ///< (bodyCount x 9) 3x3 block of W acting on torque, row major
 
@@ -84,52 +153,119 @@ typedef struct cnSolverProblem
     const cnSparseMatrix* matrix;
 
     cnSolverOracle oracle;
-} cnSolverProblem;
+};
 
 /// Solver output.
 typedef struct cnSolverSolution
 {
-    /// (rowCount) in: the warm-start guess (zeros for a cold start); out: the impulses.
+    /// (rowCapacity) in: the warm-start guess (zeros for a cold start); out: the impulses.
     double* lambda;
     /// (bodyCount x 6) out: W J^T lambda, the velocity change of each body (matrix-free form).
     double* deltaVelocity;
-    /// Nullable, (residualHistoryCapacity) out: the merit (cnSolverResidual) of the start and after
-    /// each iteration, for plots; a solver that asks for it computes the merit every iteration.
-    /// Solvers record what they have (at least the start and the end); stats->historyCount says
-    /// how many entries they wrote, the first `capacity` of them when there are more.
+    /// Nullable, (residualHistoryCapacity) out: the grading merit of the solver's model
+    /// (cnSolverMerits) at the start and after each iteration, for plots. A caller that asks for it
+    /// makes the solver compute the merit every iteration. stats->historyCount says how many
+    /// entries were written (the first `capacity` of them when there are more). The last entry is
+    /// the merit of the impulses returned (the layer writes it, as stats->residual).
     double* residualHistory;
     int residualHistoryCapacity;
 } cnSolverSolution;
 
-/// How a solve ended.
+// clang-format off
+/// How a solve ended: X( enum, name, usable ). `usable`: the impulses are an answer the world
+/// applies (an approximation for an iteration or time limit); otherwise the world keeps the
+/// velocities it had and raises a warning.
+#define CN_SOLVE_STATUS_LIST( X )                                                                          \
+    X( cn_solveConverged,     "converged",      true  ) /* the merit met the tolerance */                  \
+    X( cn_solveMaxIterations, "max_iterations", true  ) /* the iteration budget ran out first: a statistic */ \
+    X( cn_solveDiverged,      "diverged",       false ) /* the solver's measure grew within the solve */  \
+    X( cn_solveNonFinite,     "nonfinite",      false ) /* NaN or infinity in the data or an iterate */   \
+    X( cn_solveUnsupported,   "unsupported",    false ) /* something this solver cannot take; untouched */ \
+    X( cn_solveNoSolution,    "no_solution",    false ) /* the method ended without a solution */         \
+    X( cn_solveDeadline,      "deadline",       true  ) /* the time budget ran out first */               \
+    X( cn_solveInfeasible,    "infeasible",     false ) /* the problem has no feasible point */           \
+    X( cn_solveStalled,       "stalled",        true  ) /* no further progress possible; best iterate */  \
+    X( cn_solveLocalMinimum,  "local_minimum",  true  ) /* a merit minimum that is not a solution */
+// clang-format on
+
 typedef enum cnSolveStatus
 {
-    cn_solveConverged = 0,     ///< the residual met the tolerance (or the relative / stagnation rule)
-    cn_solveMaxIterations = 1, ///< the iteration limit came first; lambda is the last iterate
-    cn_solveDiverged = 2,      ///< the residual grew without bound; lambda is the best iterate seen
-    cn_solveNonFinite = 3,     ///< NaN or infinity appeared; lambda is the last finite iterate
-    cn_solveUnsupported = 4,   ///< the problem has something this solver cannot handle (e.g. a zero diagonal)
-    /// The method ended without a solution and cannot go on (Lemke: its rays, then, on small
-    /// problems, an exhaustive search). A proof that there is none on small problems and for
-    /// copositive-plus matrices (e.g. symmetric positive semidefinite); otherwise only that this
-    /// method found none.
-    cn_solveNoSolution = 5,
+#define CN_SOLVE_STATUS_ENUM( name, text, usable ) name,
+    CN_SOLVE_STATUS_LIST( CN_SOLVE_STATUS_ENUM )
+#undef CN_SOLVE_STATUS_ENUM
+        cn_solveStatusCount
 } cnSolveStatus;
 
-/// Static name of a solve status, e.g. "converged". Never NULL.
+/// Static name of a solve status, e.g. "converged". Never NULL ("unknown" for other values).
 CN_API const char* cnSolveStatusName( cnSolveStatus status );
+
+/// True when the world applies a solve that ended with `status` (the table above). A pivoting
+/// solver (cn_solverDirect) stopped by its pivot limit is not usable either: its iterate is not
+/// an approximation.
+CN_API bool cnSolveStatusIsUsable( cnSolveStatus status, uint32_t caps );
+
+/// The grading merits of one solve, computed by the layer after every solve from the problem and
+/// the returned impulses, never by the solver (docs/solvers.md has the definitions and a worked
+/// example). The first two are unit-free and comparable across scenes and sizes; the violations
+/// are velocities, m/s (rad/s for angular rows), the worst over the contact points. All are 0
+/// exactly at a solution of the model they grade, and NaN when lambda or the problem holds NaN.
+typedef struct cnSolverMerits
+{
+    /// The natural map of the pyramid (box) model, lambda - proj(lambda - w / A_ii) per row, in the
+    /// energy norm (rows weighted by A_ii) and divided by the problem's own scale
+    /// |D^1/2 lambda| + |D^-1/2 b|.
+    double naturalMap;
+    /// The same for the exact Coulomb cone, per contact with De Saxce's shift of the normal
+    /// velocity by mu |w_t|; rows outside contacts as in naturalMap.
+    double cone;
+    /// Signorini: the worst |min(A_nn lambda_n, w_n)| (a penetrating velocity, or a separating one
+    /// with an impulse pushing), or A_nn times a negative normal impulse.
+    double signorini;
+    /// Coulomb: the worst (|lambda_t| - mu lambda_n)+ times the tangent rows' mean A_tt: the
+    /// velocity the friction impulse outside the circular cone produces.
+    double coulomb;
+    /// Maximum dissipation: the worst (|w_t| + lambda_t . w_t / (mu lambda_n))+ over contacts with
+    /// mu lambda_n > 0: the part of the sliding velocity that friction does not oppose fully.
+    double dissipation;
+} cnSolverMerits;
 
 /// Statistics of one solve.
 typedef struct cnSolverStats
 {
     cnSolveStatus status;
+    /// Static text saying why a solve was unsupported or failed (e.g. "a row's diagonal A_ii is
+    /// zero, negative or not finite"); NULL otherwise.
+    const char* reason;
+    /// Iterations in the solver's own unit (cnSolverVTable.iterationUnit).
     int iterations;
-    /// Merit of the final lambda (cnSolverResidual).
+    /// The grading merit of the solver's model (naturalMap or cone), from the layer.
     double residual;
+    /// The solver's own stopping measure at the end (its definition: docs/solvers.md), NaN when it
+    /// keeps none.
+    double ownMeasure;
     double milliseconds;
     /// Entries written to solution->residualHistory.
     int historyCount;
+    /// Counters for the solvers that have them (0 otherwise).
+    int factorizations;
+    int krylovIterations;
+    int fallbacks;   ///< e.g. a failed level put back, a regularisation retried
+    int oracleCalls;
+    int levels;      ///< recursion levels that added rows
+    int rowsAdded;   ///< rows the oracle appended
+    int rowsRefused; ///< rows the oracle had no room for
+    /// Filled by the layer after the solve.
+    cnSolverMerits merits;
 } cnSolverStats;
+
+/// How a parameter's value is read and shown.
+typedef enum cnParamType
+{
+    cn_paramNumber = 0,  ///< any number in [minValue, maxValue]
+    cn_paramInteger = 1, ///< a whole number (counts, budgets)
+    cn_paramToggle = 2,  ///< 0 or 1
+    cn_paramChoice = 3,  ///< an index into `choices`, written by name in scenes and on command lines
+} cnParamType;
 
 /// One tunable parameter of a solver.
 typedef struct cnSolverParam
@@ -139,59 +275,112 @@ typedef struct cnSolverParam
     double defaultValue;
     double minValue;
     double maxValue;
+    cnParamType type;
+    const char* const* choices; ///< cn_paramChoice: the names of values 0 .. choiceCount - 1
+    int choiceCount;
 } cnSolverParam;
 
-/// What a solver can do.
+/// What a solver can take and how it runs.
 typedef enum cnSolverCaps
 {
-    cn_solverFriction = 1u << 0,   ///< friction rows (pyramid)
+    cn_solverFriction = 1u << 0,   ///< contact groups with the pyramid model (else: normals only)
     cn_solverBounded = 1u << 1,    ///< bounded rows
     cn_solverExplicit = 1u << 2,   ///< explicit-matrix problems
     cn_solverMatrixFree = 1u << 3, ///< matrix-free problems (the engine's)
-    cn_solverCone = 1u << 4,       ///< exact Coulomb cones on 3-row contact groups
+    cn_solverCone = 1u << 4,       ///< contact groups with the exact cone model
     cn_solverUsesOracle = 1u << 5, ///< calls the oracle
-    /// pivoting: runs to an exact answer; the world\'s iteration budget does not apply to it
+    /// pivoting: runs to an exact answer; its "iterations" is a pivot limit, and a solve stopped
+    /// by it is not usable
     cn_solverDirect = 1u << 6,
+    cn_solverBilateral = 1u << 7, ///< bilateral groups (joints)
+    /// solves the compliant (soft) problem once per step instead of a soft and a relax pass:
+    /// for solvers that are expensive per call
+    cn_solverSinglePass = 1u << 8,
 } cnSolverCaps;
+
+/// Which grading merit a solver's own model is judged by (cnSolverStats.residual).
+typedef enum cnSolverModel
+{
+    cn_modelPyramid = 0, ///< the LCP with box friction: merits.naturalMap
+    cn_modelCone = 1,    ///< the exact cone: merits.cone
+} cnSolverModel;
+
+/// What one solve may spend, set by the layer from the solver's parameters "iterations",
+/// "tolerance" and "deadline_ms" (or by the world for its relax pass).
+typedef struct cnSolverBudget
+{
+    /// Iterations in the solver's own unit (at least 1).
+    int maxIterations;
+    /// Stop when the grading merit of the solver's model is at or below this (0: spend the budget).
+    double tolerance;
+    /// Wall-clock limit in ms from the start of the solve (0: none); checked between iterations.
+    double deadlineMs;
+} cnSolverBudget;
 
 /// Scratch memory of one step, released after it.
 typedef struct cnArena cnArena;
 /// Scratch memory aligned to `alignment` (power of two, <= 64); NULL only when out of memory.
 CN_API void* cnArena_Alloc( cnArena* arena, size_t size, size_t alignment );
 
-/// A solver: a name, its capabilities and parameters, and three functions.
+/// Data the layer prepares once per solve (solvers/solver_kit.h has the layout).
+typedef struct cnPrepared cnPrepared;
+
+/// A solver: a name, its capabilities, model and parameters, and three functions.
 typedef struct cnSolverVTable
 {
-    const char* name;        ///< unique, lower case, e.g. "pgs"
-    const char* description; ///< one line
-    int apiVersion;          ///< CN_SOLVER_API_VERSION
-    uint32_t caps;           ///< cnSolverCaps
+    const char* name;          ///< unique, lower case, e.g. "pgs"
+    const char* description;   ///< one line
+    int apiVersion;            ///< CN_SOLVER_API_VERSION
+    uint32_t caps;             ///< cnSolverCaps
+    cnSolverModel model;       ///< the model it solves, which its `residual` grades
+    /// What one of its iterations is, e.g. "sweep", "pivot", "newton step". "iterations" carries
+    /// over a swap only between solvers with the same unit.
+    const char* iterationUnit;
     const cnSolverParam* params;
-    int paramCount;
+    int paramCount; ///< at most CN_MAX_SOLVER_PARAMS
 
     /// Optional (NULL: no state). Allocate solver state that outlives a step.
     cnStatus ( *create )( const double* params, const cnAllocator* allocator, void** state );
     /// Optional. Release what create allocated.
     void ( *destroy )( void* state, const cnAllocator* allocator );
-    /// Required. Solve; scratch from `arena`. Must not crash on any input: report a status.
-    void ( *solve )( void* state, const double* params, const cnSolverProblem* problem,
-                     cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats );
+    /// Required. Solve within `budget`; scratch from `arena`; `prepared` is the layer's data for
+    /// this problem. Must not crash on any input: report a status. The layer fills stats->merits
+    /// and stats->residual afterwards; the solver fills the rest.
+    void ( *solve )( void* state, const double* params, const cnSolverBudget* budget, cnSolverProblem* problem,
+                     const cnPrepared* prepared, cnSolverSolution* solution, cnArena* arena,
+                     cnSolverStats* stats );
 } cnSolverVTable;
 
-/// Parameters every built-in solver understands, by these names: "iterations" (the limit),
-/// "tolerance" (on cnSolverResidual), "warm_start" (1 or 0: use the contact cache's impulses).
+/// Parameters every built-in iterative solver has, by these names: "iterations" (the budget, in the
+/// solver's unit), "tolerance" (on the grading merit of its model), "deadline_ms" (0: none) and
+/// "warm_start" (1: the world starts it from the contact cache's impulses).
 
-/// Built-in solvers in registration order.
+/// Built-in solvers in registration order (the first is the default).
 CN_API int cnGetSolverCount( void );
 CN_API const cnSolverVTable* cnGetSolverAt( int index );
 /// NULL when there is none of that name.
 CN_API const cnSolverVTable* cnFindSolver( const char* name );
 
-/// The merit every solver is graded by: the 2-norm of the natural map
-/// lambda - proj(lambda - w) over all rows, where proj is the projection on each row's admissible
-/// set (lambda >= 0 for normal rows, [-mu lambda_n, mu lambda_n] for friction rows, [lower, upper]
-/// for bounded rows). Zero exactly at a solution. Allocates its scratch from `arena` (NULL: the
-/// C library). NaN when lambda or the problem holds NaN.
-CN_API double cnSolverResidual( const cnSolverProblem* problem, const double* lambda, cnArena* arena );
+/// Index of a parameter in a solver's table, -1 when it has none of that name.
+CN_API int cnFindSolverParam( const cnSolverVTable* solver, const char* name );
+
+/// Read a parameter's value from text: a number (an integer for counts, 0 or 1 or "true"/"false"
+/// for toggles) or, for a choice, one of its names. Range-checked. On failure returns
+/// cn_statusInvalidArgument (or cn_statusNonFinite) and writes why to `message` (nullable).
+CN_API cnStatus cnParseSolverParam( const cnSolverParam* param, const char* text, double* value, char* message,
+                                    int messageSize );
+
+/// Check a value for a parameter: finite, in range, whole for integers and choices, 0 or 1 for
+/// toggles. Writes why to `message` (nullable) when it is not.
+CN_API cnStatus cnCheckSolverParam( const cnSolverParam* param, double value, char* message, int messageSize );
+
+/// The text of a value: a choice's name, "true"/"false", or the number. Never NULL.
+CN_API const char* cnFormatSolverParam( const cnSolverParam* param, double value, char* buffer, int size );
+
+/// The grading merits of `lambda` on `problem` (see cnSolverMerits), computed as the layer does
+/// after every solve. Scratch from `arena` (NULL: the C library). False when the problem is
+/// invalid or memory ran out (the merits are then NaN).
+CN_API bool cnComputeSolverMerits( const cnSolverProblem* problem, const double* lambda, cnArena* arena,
+                                   cnSolverMerits* merits );
 
 /// @}

@@ -30,7 +30,7 @@ typedef enum cnBodyType
     cn_staticBody = 0,
     /// Moves with the velocity the user sets; infinite mass; gravity and forces do not act.
     cn_kinematicBody = 1,
-    /// Moved by forces, gravity and (once the solvers exist) contacts.
+    /// Moved by forces, gravity and contacts.
     cn_dynamicBody = 2,
     cn_bodyTypeCount
 } cnBodyType;
@@ -78,19 +78,26 @@ typedef struct cnWorldDef
     double aabbMargin;
     /// Substeps per step: cnWorld_Step(dt) advances the pipeline (predict, collide, solve,
     /// integrate) this many times by dt / substeps; systems run once per step. Default 1.
-    /// Stiffer contacts need more: a tall stack at 60 Hz stands within a millimetre or two with
-    /// 2 substeps and contactHertz 60 (docs/solvers.md).
     int substeps;
     /// Stiffness of the soft contact push-out, Hz (damping ratio 10). Default 40; keep it at or
     /// below about 0.6 x the substep rate (40 Hz is stable at 60 Hz, 60 Hz at 120 Hz).
     double contactHertz;
+    /// Iterations of the relax pass of inertial worlds, in the solver's own unit: after the soft
+    /// pass (the solver's full budget) the hard problem is solved again from its impulses with this
+    /// small budget (Box2D v3's relax). 1 to 1000; default 2. Solvers that solve the compliant
+    /// problem once (cn_solverSinglePass) skip it; pivoting solvers always run to the end.
+    int relaxIterations;
+    /// Fastest a body may move, m/s: a faster body is slowed to it and the step says so
+    /// (speed_clamped). > 0; default 400 (6.7 m per 60 Hz step).
+    double maxLinearSpeed;
     /// Overdamped worlds: after each contact solve, move the bodies to where the solve takes
     /// them, collide there, and add a constraint for every point still overlapping (by more than
     /// 0.1 mm), up to this many times (the ReLCP paper's recursion, section 3.8). It holds
     /// contacts that one point per region cannot, such as linked rings pulled taut. 0 to 16;
     /// default 0 (off). Inertial worlds ignore it.
     int contactRecursions;
-    /// Sleeping of resting islands. Recorded; islands and sleep arrive with the solver layer.
+    /// Sleeping of resting islands. Not implemented yet: a world created with it set logs a
+    /// warning and runs every body awake.
     bool enableSleep;
     /// Solver (a registered name, see cnGetSolverAt) with its iteration limit and tolerance.
     /// Default "pgs", 10 iterations, tolerance 1e-6.
@@ -263,11 +270,14 @@ typedef struct cnMassData
 // clang-format off
 /// Warnings one step can raise: X( enum, bit, name ). One list for the enum and the names.
 #define CN_STEP_WARNING_LIST( X )                                                                          \
-    X( cn_warnNonFiniteState,     0, "nonfinite_state" )     /* a body's state went NaN/inf; put back */   \
-    X( cn_warnSolverNotConverged, 1, "solver_not_converged" ) /* the solver hit its iteration limit */      \
-    X( cn_warnContactCapacity,    2, "contact_capacity" )    /* contacts were dropped */              \
-    X( cn_warnUnsupportedPair,    3, "unsupported_pair" )    /* shapes overlap with no pair function */ \
-    X( cn_warnNonFiniteContact,   4, "nonfinite_contact" )   /* a pair function gave NaN; dropped */
+    X( cn_warnNonFiniteState,   0, "nonfinite_state" )   /* a body's state went NaN/inf; put back */        \
+    X( cn_warnSolverFailed,     1, "solver_failed" )     /* the solve gave no usable answer; not applied */ \
+    X( cn_warnContactCapacity,  2, "contact_capacity" )  /* contacts were dropped */                        \
+    X( cn_warnUnsupportedPair,  3, "unsupported_pair" )  /* shapes overlap with no pair function */         \
+    X( cn_warnNonFiniteContact, 4, "nonfinite_contact" ) /* a pair function gave NaN; dropped */            \
+    X( cn_warnSolverDiverged,   5, "solver_diverged" )   /* the solve grew; previous velocities kept */     \
+    X( cn_warnFrictionDropped,  6, "friction_dropped" )  /* the solver takes no friction rows */            \
+    X( cn_warnSpeedClamped,     7, "speed_clamped" )     /* a body was slowed to maxLinearSpeed */
 // clang-format on
 
 /// Warnings raised during one step (bit field).
@@ -313,23 +323,42 @@ typedef struct cnStepReport
     double maxPenetration;
     /// Shape pairs whose bounding boxes overlap (narrowphase candidates).
     int pairCount;
-    /// Solver name, its rows, iterations, merit residual (cnSolverResidual) and how the solve
-    /// ended (a cnSolveStatus); `solverFrictionless` when the solver takes no friction rows and
-    /// was fed normal rows only.
+    /// Solver name and its rows (of the last substep).
     char solverName[32];
     int solverRows;
+    /// Iterations, in the solver's own unit, of the main pass (the soft pass of an inertial world)
+    /// and of the relax pass, summed over the substeps.
     int solverIterations;
+    int relaxIterations;
+    /// The grading merit of the solver's model (cnSolverStats.residual) and the solver's own
+    /// stopping measure, of the step's last solve (docs/solvers.md).
     double solverResidual;
+    double solverOwnMeasure;
+    /// The grading merits of the step's last solve (cnSolverMerits): unit-free natural-map and
+    /// cone residuals, and the Signorini, Coulomb and maximum-dissipation violations in m/s.
+    double meritNaturalMap;
+    double meritCone;
+    double violationSignorini;
+    double violationCoulomb;
+    double violationDissipation;
     /// Contact recursion levels that added constraints this step (see cnWorldDef.contactRecursions).
     int contactRecursions;
+    /// How the step's last solve ended (a cnSolveStatus); the worst status of the step goes with
+    /// the warnings solver_failed and solver_diverged.
     int solverStatus;
+    /// Static text with the reason of an unsupported or failed solve, NULL otherwise.
+    const char* solverReason;
+    /// The solver takes no friction rows and was fed normal rows only (warning friction_dropped
+    /// when some contact had friction).
     bool solverFrictionless;
     /// Bodies whose state went non-finite this step and were put back.
     int nonFiniteCount;
+    /// Bodies slowed to cnWorldDef.maxLinearSpeed this step.
+    int clampedCount;
     /// Kinetic energy of the dynamic bodies after the step, J.
     double kineticEnergy;
     /// Wall time per pipeline part, ms: systems, predict, collision (broad and narrow phase),
-    /// integrate, and the whole step.
+    /// solve (assembly, the passes and the store), integrate, and the whole step.
     double systemsMs;
     double predictMs;
     double collideMs;
@@ -405,7 +434,7 @@ typedef struct cnContactPoint
     /// Unit normal of this point, from shape A to shape B: the contact's normal, except for a
     /// torus touching a shape in separate places, where each point has its own.
     cnVec3 normal;
-    /// Impulse kept for warm starting, N s (0 until the solver layer exists).
+    /// Normal impulse of the last solve, kept for warm starting, N s.
     double normalImpulse;
 } cnContactPoint;
 

@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: MIT
+// Contact constraints (the model is in contact_solver.h), in the stages of Box2D v3's contact
+// solver:
+//   prepare     the dynamic bodies' solver indices and W blocks; a group per contact point
+//   warm start  the cached impulses, the tangent ones projected on this step's tangents
+//   solve       the main pass: the soft problem of an inertial world, or the hard one
+//   relax       the hard problem from the soft impulses, with the world's small relax budget
+//   recursion   overdamped worlds: rows added at the trial poses, solved again
+//   store       impulses back into the contact cache for the next step's warm start
+//   apply       velocity change, the impulse's angular momentum, the push as a one-step
+//               pseudo-velocity
+// Every pass goes through the solver layer (cnLayerSolve), which checks the problem against the
+// solver, prepares it and grades the result with the merits the step report carries.
+
+#include "contact_solver.h"
+
+#include "core.h"
+#include "narrow_phase.h"
+#include "solver_layer.h"
+#include "world.h"
+
+#include "cairn/solver.h"
+
+#include <string.h>
+
+// restitution acts on impacts faster than this, m/s
+#define CN_RESTITUTION_THRESHOLD 1.0
+// below this tangential speed, m/s, the friction basis is a fixed function of the normal
+#define CN_SLIDE_THRESHOLD 1.0e-3
+// soft contact of the soft step: damping ratio of the push-out spring, and the fastest push-out, m/s
+#define CN_CONTACT_DAMPING 10.0
+#define CN_MAX_PUSH_SPEED  3.0
+// a row of the contact recursion: no manifold point to warm-start
+#define CN_RECURSION_SLOT 255
+// the recursion adds a row for a point overlapping by more than this at the trial pose, m
+#define CN_RECURSION_TOLERANCE 1e-4
+
+// One substep's problem and the maps from its rows back to the contact cache, all from the step
+// arena.
+typedef struct cnContactRows
+{
+    cnSolverProblem problem; // points at the arrays below
+    double* lambda;          // (rowCapacity)
+    // where each row's impulse goes back to: contact, point and slot (0 normal, 1-2 tangents)
+    int32_t* contact;
+    uint8_t* point;
+    uint8_t* slot;
+    cnVec3* direction; // the row's world direction (normal or tangent)
+    double* push;      // separation a penetrating normal row pushes out in the soft pass, else 0
+    // bodies: solver index of each body row (-1 unless dynamic), and back
+    int bodyCount;
+    int* solverIndex;
+    int* rowOf;
+    double* wLinear;
+    double* wAngular;
+} cnContactRows;
+
+// ---- prepare ----------------------------------------------------------------------------------------
+
+// 3x3 block, row major, of a tensor
+static void cnStoreBlock( double* out, cnMat3 m )
+{
+    cnMat3 t = cnTranspose( m );
+    memcpy( out, &t, 9 * sizeof( double ) );
+}
+
+static bool cnAllocRows( cnArena* arena, cnContactRows* rows, int bodyRows, int rowCapacity, int groupCapacity )
+{
+    memset( rows, 0, sizeof( *rows ) );
+    size_t n = (size_t)( rowCapacity > 0 ? rowCapacity : 1 );
+    size_t g = (size_t)( groupCapacity > 0 ? groupCapacity : 1 );
+    size_t bodies = (size_t)( bodyRows > 0 ? bodyRows : 1 );
+    cnSolverProblem* p = &rows->problem;
+    p->rowCapacity = rowCapacity;
+    p->groupCapacity = groupCapacity;
+    p->groups = cnArenaAlloc( arena, g * sizeof( cnRowGroup ), 16 );
+    p->lower = cnArenaAlloc( arena, n * sizeof( double ), 16 );
+    p->upper = cnArenaAlloc( arena, n * sizeof( double ), 16 );
+    p->b = cnArenaAlloc( arena, n * sizeof( double ), 16 );
+    p->bodyA = cnArenaAlloc( arena, n * sizeof( int32_t ), 16 );
+    p->bodyB = cnArenaAlloc( arena, n * sizeof( int32_t ), 16 );
+    p->jacobianA = cnArenaAlloc( arena, 6 * n * sizeof( double ), 16 );
+    p->jacobianB = cnArenaAlloc( arena, 6 * n * sizeof( double ), 16 );
+    rows->lambda = cnArenaAlloc( arena, n * sizeof( double ), 16 );
+    rows->contact = cnArenaAlloc( arena, n * sizeof( int32_t ), 16 );
+    rows->point = cnArenaAlloc( arena, n, 16 );
+    rows->slot = cnArenaAlloc( arena, n, 16 );
+    rows->direction = cnArenaAlloc( arena, n * sizeof( cnVec3 ), 16 );
+    rows->push = cnArenaAlloc( arena, n * sizeof( double ), 16 );
+    rows->solverIndex = cnArenaAlloc( arena, bodies * sizeof( int ), 16 );
+    rows->rowOf = cnArenaAlloc( arena, bodies * sizeof( int ), 16 );
+    rows->wLinear = cnArenaAlloc( arena, 9 * bodies * sizeof( double ), 16 );
+    rows->wAngular = cnArenaAlloc( arena, 9 * bodies * sizeof( double ), 16 );
+    return p->groups != NULL && p->lower != NULL && p->upper != NULL && p->b != NULL && p->bodyA != NULL &&
+           p->bodyB != NULL && p->jacobianA != NULL && p->jacobianB != NULL && rows->lambda != NULL &&
+           rows->contact != NULL && rows->point != NULL && rows->slot != NULL && rows->direction != NULL &&
+           rows->push != NULL && rows->solverIndex != NULL && rows->rowOf != NULL && rows->wLinear != NULL &&
+           rows->wAngular != NULL;
+}
+
+// solver indices of the dynamic bodies, and their W blocks
+static void cnPrepareBodies( const cnWorld* world, cnContactRows* rows )
+{
+    const cnBodyStore* bodies = &world->bodies;
+    bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
+    int count = 0;
+    for ( int row = 0; row < bodies->count; ++row )
+    {
+        rows->solverIndex[row] = -1;
+        if ( bodies->type[row] != cn_dynamicBody )
+        {
+            continue;
+        }
+        int k = count++;
+        rows->solverIndex[row] = k;
+        rows->rowOf[k] = row;
+        cnQuat q = bodies->transform[row].q;
+        if ( overdamped )
+        {
+            cnStoreBlock( rows->wLinear + 9 * k, cnRotateTensor( q, bodies->linearMobility[row] ) );
+            cnStoreBlock( rows->wAngular + 9 * k, cnRotateTensor( q, bodies->angularMobility[row] ) );
+        }
+        else
+        {
+            double m = bodies->invMass[row];
+            cnStoreBlock( rows->wLinear + 9 * k, cnMakeMat3Diagonal( m, m, m ) );
+            cnStoreBlock( rows->wAngular + 9 * k, cnRotateTensor( q, bodies->invInertia[row] ) );
+        }
+    }
+    rows->bodyCount = count;
+    rows->problem.bodyCount = count;
+    rows->problem.wLinear = rows->wLinear;
+    rows->problem.wAngular = rows->wAngular;
+}
+
+// velocity of a body's material point at `r` from its centre
+static cnVec3 cnPointVelocity( const cnVec3* linear, const cnVec3* angular, int row, cnVec3 r )
+{
+    return row >= 0 ? cnAdd( linear[row], cnCross( angular[row], r ) ) : cn_vec3Zero;
+}
+
+// append one row along `d` between body rows ra and rb (-1: the ground) at lever arms rA, rB, with
+// b = J v (every moving body, kinematic ones included) + bias
+static int cnAddRow( cnContactRows* rows, const cnWorld* world, int ra, int rb, cnVec3 rA, cnVec3 rB, cnVec3 d,
+                     double bias )
+{
+    cnSolverProblem* p = &rows->problem;
+    int i = p->rowCount++;
+    const cnBodyStore* bodies = &world->bodies;
+    cnVec3 angularA = cnNeg( cnCross( rA, d ) );
+    cnVec3 angularB = cnCross( rB, d );
+    double* ja = p->jacobianA + 6 * i;
+    double* jb = p->jacobianB + 6 * i;
+    ja[0] = -d.x, ja[1] = -d.y, ja[2] = -d.z, ja[3] = angularA.x, ja[4] = angularA.y, ja[5] = angularA.z;
+    jb[0] = d.x, jb[1] = d.y, jb[2] = d.z, jb[3] = angularB.x, jb[4] = angularB.y, jb[5] = angularB.z;
+    p->lower[i] = 0.0;
+    p->upper[i] = (double)INFINITY;
+    p->bodyA[i] = ra >= 0 ? rows->solverIndex[ra] : -1;
+    p->bodyB[i] = rb >= 0 ? rows->solverIndex[rb] : -1;
+    rows->direction[i] = d;
+    cnVec3 vA = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra, rA );
+    cnVec3 vB = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB );
+    p->b[i] = cnDot( d, cnSub( vB, vA ) ) + bias;
+    rows->lambda[i] = 0.0;
+    rows->push[i] = 0.0;
+    return i;
+}
+
+// A_ii = J_i W J_i^T of a row between two different bodies (or one and the ground)
+static double cnRowDiagonal( const cnContactRows* rows, int i )
+{
+    const cnSolverProblem* p = &rows->problem;
+    double diagonal = 0.0;
+    for ( int side = 0; side < 2; ++side )
+    {
+        int body = side == 0 ? p->bodyA[i] : p->bodyB[i];
+        if ( body < 0 )
+        {
+            continue;
+        }
+        const double* j = ( side == 0 ? p->jacobianA : p->jacobianB ) + 6 * i;
+        const double* wl = rows->wLinear + 9 * body;
+        const double* wa = rows->wAngular + 9 * body;
+        for ( int r = 0; r < 3; ++r )
+        {
+            diagonal += j[r] * ( wl[3 * r] * j[0] + wl[3 * r + 1] * j[1] + wl[3 * r + 2] * j[2] );
+            diagonal += j[3 + r] * ( wa[3 * r] * j[3] + wa[3 * r + 1] * j[4] + wa[3 * r + 2] * j[5] );
+        }
+    }
+    return diagonal;
+}
+
+static void cnAddGroup( cnContactRows* rows, int firstRow, int rowCount, cnGroupKind kind, double mu )
+{
+    cnSolverProblem* p = &rows->problem;
+    p->groups[p->groupCount++] = ( cnRowGroup ){
+        .firstRow = firstRow,
+        .rowCount = rowCount,
+        .kind = (uint8_t)kind,
+        .model = cn_frictionPyramid,
+        .mu = mu,
+    };
+}
+
+// A group per manifold point: a contact (normal and two tangents), or a frictionless normal for a
+// solver without friction rows; the warm start from the cache. Returns true when some point had
+// friction the solver cannot take.
+static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeStep,
+                               const cnStepScratch* scratch, bool friction, bool warmStart )
+{
+    const cnBodyStore* bodies = &world->bodies;
+    const cnContactSet* set = &world->contacts;
+    bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
+    bool dropped = false;
+    for ( int c = 0; c < set->count; ++c )
+    {
+        const cnContact* contact = set->contacts + c;
+        if ( contact->manifold.pointCount == 0 )
+        {
+            continue;
+        }
+        const cnShape* shapeA = world->shapes + contact->shapeA;
+        const cnShape* shapeB = world->shapes + contact->shapeB;
+        int ra = world->slots[shapeA->bodySlot].row;
+        int rb = world->slots[shapeB->bodySlot].row;
+        ra = bodies->type[ra] == cn_staticBody ? -1 : ra;
+        rb = bodies->type[rb] == cn_staticBody ? -1 : rb;
+        double mu = sqrt( shapeA->material.friction * shapeB->material.friction );
+        double restitution = fmax( shapeA->material.restitution, shapeB->material.restitution );
+        dropped = dropped || ( friction == false && mu > 0.0 );
+        for ( int k = 0; k < contact->manifold.pointCount; ++k )
+        {
+            const cnManifoldPoint* mp = contact->manifold.points + k;
+            cnVec3 normal = mp->normal; // the manifold's, or the point's own (tori)
+            cnVec3 rA = ra >= 0 ? cnSub( mp->point, bodies->center[ra] ) : cn_vec3Zero;
+            cnVec3 rB = rb >= 0 ? cnSub( mp->point, bodies->center[rb] ) : cn_vec3Zero;
+            double separation = mp->separation;
+
+            double bias = 0.0;
+            double push = 0.0;
+            if ( overdamped )
+            {
+                // end the step just touching
+                bias = separation / timeStep;
+            }
+            else
+            {
+                // relative normal velocity at the start of the step, for restitution
+                cnVec3 vA = cnPointVelocity( scratch->savedLinear, scratch->savedAngular, ra, rA );
+                cnVec3 vB = cnPointVelocity( scratch->savedLinear, scratch->savedAngular, rb, rB );
+                double approach = cnDot( normal, cnSub( vB, vA ) );
+                if ( restitution > 0.0 && approach < -CN_RESTITUTION_THRESHOLD &&
+                     separation + approach * timeStep <= 0.0 )
+                {
+                    bias = restitution * approach;
+                }
+                else if ( separation > 0.0 )
+                {
+                    bias = separation / timeStep;
+                }
+                else
+                {
+                    push = separation;
+                }
+            }
+
+            int normalRow = cnAddRow( rows, world, ra, rb, rA, rB, normal, bias );
+            rows->push[normalRow] = push;
+            rows->contact[normalRow] = c;
+            rows->point[normalRow] = (uint8_t)k;
+            rows->slot[normalRow] = 0;
+            if ( warmStart )
+            {
+                rows->lambda[normalRow] = contact->normalImpulse[k];
+            }
+            if ( friction == false )
+            {
+                cnAddGroup( rows, normalRow, 1, cn_groupNormal, 0.0 );
+                continue;
+            }
+
+            // friction basis: along the sliding direction when the point slides
+            cnVec3 vA = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra, rA );
+            cnVec3 vB = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB );
+            cnVec3 slide = cnSub( vB, vA );
+            slide = cnMulAdd( slide, -cnDot( slide, normal ), normal );
+            double speed = cnLength( slide );
+            cnVec3 t1 = speed > CN_SLIDE_THRESHOLD ? cnScale( 1.0 / speed, slide ) : cnPerpendicular( normal );
+            cnVec3 t2 = cnCross( normal, t1 );
+            cnVec3 tangents[2] = { t1, t2 };
+            for ( int j = 0; j < 2; ++j )
+            {
+                int i = cnAddRow( rows, world, ra, rb, rA, rB, tangents[j], 0.0 );
+                rows->contact[i] = c;
+                rows->point[i] = (uint8_t)k;
+                rows->slot[i] = (uint8_t)( 1 + j );
+                if ( warmStart )
+                {
+                    rows->lambda[i] = cnDot( contact->tangentImpulse[k], tangents[j] );
+                }
+            }
+            cnAddGroup( rows, normalRow, 3, cn_groupContact, mu );
+        }
+    }
+    return dropped;
+}
+
+// ---- solve ------------------------------------------------------------------------------------------
+
+// One pass of the layer on the rows with right-hand side b and softness (nullable); lambda in and
+// out, the velocity change in delta. The history goes after what earlier passes of this substep
+// recorded. True when the result is usable.
+static bool cnSolvePass( cnWorld* world, cnContactRows* rows, double* b, double* softness,
+                         const cnSolverBudget* budget, double* lambda, double* delta, cnSolverStats* stats )
+{
+    cnSolverProblem* problem = &rows->problem;
+    problem->b = b;
+    problem->softness = softness;
+    int recorded = world->residualHistoryCount;
+    cnSolverSolution solution = {
+        .lambda = lambda,
+        .deltaVelocity = delta,
+        .residualHistory = world->residualHistory != NULL ? world->residualHistory + recorded : NULL,
+        .residualHistoryCapacity = world->residualHistoryCapacity - recorded,
+    };
+    memset( delta, 0, 6 * (size_t)rows->bodyCount * sizeof( double ) );
+    cnLayerSolve( world->solver, world->solverState, world->solverParams, budget, problem, &solution,
+                  &world->arena, stats );
+    world->residualHistoryCount += stats->historyCount;
+    if ( stats->historyCount == 0 && world->residualHistoryCount < world->residualHistoryCapacity )
+    {
+        // a solver that keeps no history (a pivoting one) still has an end
+        world->residualHistory[world->residualHistoryCount++] = stats->residual;
+    }
+
+    bool usable = cnSolveStatusIsUsable( stats->status, world->solver->caps );
+    for ( int i = 0; usable && i < 6 * rows->bodyCount; ++i )
+    {
+        usable = isfinite( delta[i] );
+    }
+    return usable;
+}
+
+// The recursion of the ReLCP paper's section 3.8 (overdamped worlds): after a solve, move every
+// dynamic body by the solved velocities to a trial pose, collide every pair there, and for each
+// point still overlapping by more than CN_RECURSION_TOLERANCE append a frictionless normal row
+// measured at the trial pose: separation + dt J (v - v*) >= 0, v* the velocities of the solve
+// just made. The rows of earlier levels stay. Returns how many were added.
+static int cnAddRecursionRows( cnWorld* world, cnContactRows* rows, const double* delta, double timeStep )
+{
+    const cnBodyStore* bodies = &world->bodies;
+    const cnContactSet* set = &world->contacts;
+    cnSolverProblem* problem = &rows->problem;
+    int added = 0;
+    for ( int c = 0; c < set->count; ++c )
+    {
+        const cnContact* contact = set->contacts + c;
+        const cnShape* shapes[2] = { world->shapes + contact->shapeA, world->shapes + contact->shapeB };
+        int bodyRows[2];
+        cnCollisionShape placed[2];
+        cnVec3 centers[2];
+        bool moving = false;
+        for ( int side = 0; side < 2; ++side )
+        {
+            int row = world->slots[shapes[side]->bodySlot].row;
+            bodyRows[side] = bodies->type[row] == cn_dynamicBody ? row : -1;
+            cnTransform pose = bodies->transform[row];
+            centers[side] = bodies->center[row];
+            if ( bodyRows[side] >= 0 )
+            {
+                // the trial pose: as the integrator would move it with the solved velocities
+                const double* d = delta + 6 * rows->solverIndex[row];
+                cnVec3 v = cnAdd( bodies->linearVelocity[row], cnMakeVec3( d[0], d[1], d[2] ) );
+                cnVec3 w = cnAdd( bodies->angularVelocity[row], cnMakeVec3( d[3], d[4], d[5] ) );
+                pose = cnAdvanceBody( bodies, row, v, w, timeStep, centers + side );
+                moving = true;
+            }
+            placed[side].geometry = &shapes[side]->geometry;
+            placed[side].hull = shapes[side]->hull;
+            placed[side].transform = cnMulTransforms( pose, shapes[side]->localPose );
+        }
+        if ( moving == false )
+        {
+            continue;
+        }
+        cnManifold manifold;
+        if ( cnCollide( placed + 0, placed + 1, 0.0, NULL, &manifold ) != cn_statusOk )
+        {
+            continue;
+        }
+        for ( int k = 0; k < manifold.pointCount; ++k )
+        {
+            const cnManifoldPoint* mp = manifold.points + k;
+            if ( mp->separation >= -CN_RECURSION_TOLERANCE || problem->rowCount >= problem->rowCapacity ||
+                 problem->groupCount >= problem->groupCapacity )
+            {
+                continue;
+            }
+            cnVec3 rA = bodyRows[0] >= 0 ? cnSub( mp->point, centers[0] ) : cn_vec3Zero;
+            cnVec3 rB = bodyRows[1] >= 0 ? cnSub( mp->point, centers[1] ) : cn_vec3Zero;
+            int i = cnAddRow( rows, world, bodyRows[0], bodyRows[1], rA, rB, mp->normal, mp->separation / timeStep );
+            // b = J v0 + separation / dt - J v* = separation / dt - J delta
+            const double* ja = problem->jacobianA + 6 * i;
+            const double* jb = problem->jacobianB + 6 * i;
+            for ( int j = 0; j < 6; ++j )
+            {
+                problem->b[i] -=
+                    ( bodyRows[0] >= 0 ? ja[j] * delta[6 * rows->solverIndex[bodyRows[0]] + j] : 0.0 ) +
+                    ( bodyRows[1] >= 0 ? jb[j] * delta[6 * rows->solverIndex[bodyRows[1]] + j] : 0.0 );
+            }
+            cnAddGroup( rows, i, 1, cn_groupNormal, 0.0 );
+            rows->contact[i] = c;
+            rows->point[i] = 0;
+            rows->slot[i] = CN_RECURSION_SLOT;
+            added += 1;
+        }
+    }
+    return added;
+}
+
+// ---- store and apply ----------------------------------------------------------------------------------
+
+// impulses back into the contact cache (the recursion's rows have no manifold point)
+static void cnStoreImpulses( cnWorld* world, const cnContactRows* rows, const double* lambda )
+{
+    cnContactSet* set = &world->contacts;
+    for ( int c = 0; c < set->count; ++c )
+    {
+        cnContact* contact = set->contacts + c;
+        for ( int k = 0; k < CN_MAX_MANIFOLD_POINTS; ++k )
+        {
+            contact->normalImpulse[k] = 0.0;
+            contact->tangentImpulse[k] = cn_vec3Zero;
+        }
+    }
+    for ( int i = 0; i < rows->problem.rowCount; ++i )
+    {
+        cnContact* contact = set->contacts + rows->contact[i];
+        int k = rows->point[i];
+        if ( rows->slot[i] == CN_RECURSION_SLOT )
+        {
+            continue;
+        }
+        if ( rows->slot[i] == 0 )
+        {
+            contact->normalImpulse[k] = lambda[i];
+        }
+        else
+        {
+            contact->tangentImpulse[k] = cnMulAdd( contact->tangentImpulse[k], lambda[i], rows->direction[i] );
+        }
+    }
+}
+
+// velocities += delta; the impulse's angular momentum; the push (soft - relaxed) when there is one
+static void cnApplyVelocities( cnWorld* world, const cnContactRows* rows, const double* delta,
+                               const double* softDelta, cnStepScratch* scratch )
+{
+    cnBodyStore* bodies = &world->bodies;
+    bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
+    for ( int k = 0; k < rows->bodyCount; ++k )
+    {
+        int row = rows->rowOf[k];
+        const double* d = delta + 6 * k;
+        cnVec3 dv = cnMakeVec3( d[0], d[1], d[2] );
+        cnVec3 dw = cnMakeVec3( d[3], d[4], d[5] );
+        bodies->linearVelocity[row] = cnAdd( bodies->linearVelocity[row], dv );
+        bodies->angularVelocity[row] = cnAdd( bodies->angularVelocity[row], dw );
+        if ( overdamped == false )
+        {
+            // the impulse's angular momentum, carried to the new pose with the rest (integrate.c)
+            cnMat3 inertia = cnRotateTensor( bodies->transform[row].q, bodies->inertia[row] );
+            scratch->angularMomentum[row] = cnAdd( scratch->angularMomentum[row], cnMulMV( inertia, dw ) );
+        }
+        if ( softDelta != NULL )
+        {
+            // the push: what the soft pass moved by beyond the relaxed velocities, this step only
+            const double* s = softDelta + 6 * k;
+            scratch->pseudoLinear[row] = cnMakeVec3( s[0] - d[0], s[1] - d[1], s[2] - d[2] );
+            scratch->pseudoAngular[row] = cnMakeVec3( s[3] - d[3], s[4] - d[4], s[5] - d[5] );
+        }
+    }
+}
+
+// A solve that gave nothing usable: the bodies it acts on keep the velocities they had before this
+// substep (and the momentum that goes with them); the others keep their predicted motion.
+static void cnKeepPreviousVelocities( cnWorld* world, const cnContactRows* rows, cnStepScratch* scratch )
+{
+    cnBodyStore* bodies = &world->bodies;
+    bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
+    bool* touched = cnArenaAlloc( &world->arena, (size_t)( rows->bodyCount > 0 ? rows->bodyCount : 1 ), 16 );
+    if ( touched == NULL )
+    {
+        return;
+    }
+    memset( touched, 0, (size_t)rows->bodyCount );
+    for ( int i = 0; i < rows->problem.rowCount; ++i )
+    {
+        if ( rows->problem.bodyA[i] >= 0 )
+        {
+            touched[rows->problem.bodyA[i]] = true;
+        }
+        if ( rows->problem.bodyB[i] >= 0 )
+        {
+            touched[rows->problem.bodyB[i]] = true;
+        }
+    }
+    for ( int k = 0; k < rows->bodyCount; ++k )
+    {
+        if ( touched[k] == false )
+        {
+            continue;
+        }
+        int row = rows->rowOf[k];
+        bodies->linearVelocity[row] = scratch->savedLinear[row];
+        bodies->angularVelocity[row] = scratch->savedAngular[row];
+        if ( overdamped == false )
+        {
+            cnMat3 inertia = cnRotateTensor( bodies->transform[row].q, bodies->inertia[row] );
+            scratch->angularMomentum[row] = cnMulMV( inertia, scratch->savedAngular[row] );
+        }
+    }
+}
+
+// the step report's record of the final pass
+static void cnReportSolve( cnStepReport* report, const cnSolverStats* stats )
+{
+    report->solverStatus = (int)stats->status;
+    report->solverReason = stats->reason;
+    report->solverResidual = stats->residual;
+    report->solverOwnMeasure = stats->ownMeasure;
+    report->meritNaturalMap = stats->merits.naturalMap;
+    report->meritCone = stats->merits.cone;
+    report->violationSignorini = stats->merits.signorini;
+    report->violationCoulomb = stats->merits.coulomb;
+    report->violationDissipation = stats->merits.dissipation;
+}
+
+static void cnCopyDoubles( double* to, const double* from, int count )
+{
+    if ( count > 0 )
+    {
+        memcpy( to, from, (size_t)count * sizeof( double ) );
+    }
+}
+
+cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch )
+{
+    const cnBodyStore* bodies = &world->bodies;
+    const cnContactSet* set = &world->contacts;
+    cnStepReport* report = &world->report;
+    cnArena* arena = &world->arena;
+    const cnSolverVTable* solver = world->solver;
+    world->residualHistoryCount = 0;
+    report->contactRecursions = 0;
+    bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
+    bool friction = ( solver->caps & cn_solverFriction ) != 0;
+    int warmIndex = cnFindSolverParam( solver, "warm_start" );
+    bool warmStart = warmIndex < 0 || world->solverParams[warmIndex] >= 0.5;
+
+    // prepare: room for one group per manifold point, three rows each, and for the recursion's
+    // rows: one per manifold point of every pair at every level
+    int points = 0;
+    for ( int i = 0; i < set->count; ++i )
+    {
+        points += set->contacts[i].manifold.pointCount;
+    }
+    int recursions = overdamped ? world->def.contactRecursions : 0;
+    int extra = recursions * CN_MAX_MANIFOLD_POINTS * set->count;
+    cnContactRows rows;
+    int bodyRows = bodies->count;
+    double* delta = cnArenaAlloc( arena, 6 * (size_t)( bodyRows > 0 ? bodyRows : 1 ) * sizeof( double ), 16 );
+    if ( delta == NULL || cnAllocRows( arena, &rows, bodyRows, 3 * points + extra, points + extra ) == false )
+    {
+        return cn_statusOutOfMemory;
+    }
+    rows.problem.timeStep = timeStep;
+    rows.problem.dynamics = world->def.dynamics;
+    cnPrepareBodies( world, &rows );
+    if ( cnPrepareContacts( world, &rows, timeStep, scratch, friction, warmStart ) )
+    {
+        report->warnings |= cn_warnFrictionDropped;
+    }
+    cnSolverProblem* problem = &rows.problem;
+    report->solverRows = problem->rowCount;
+    report->solverFrictionless = friction == false && problem->rowCount > 0;
+    if ( problem->rowCount == 0 )
+    {
+        return cn_statusOk;
+    }
+
+    // the soft pass's right-hand side and softness: penetrating points push out as a stiff damped
+    // spring (bias rate and constraint-force mixing from the world's contactHertz)
+    size_t count = (size_t)problem->rowCount;
+    double* hardB = problem->b;
+    double* softB = NULL;
+    double* softness = NULL;
+    bool soft = false;
+    if ( overdamped == false )
+    {
+        softB = cnArenaAlloc( arena, count * sizeof( double ), 16 );
+        softness = cnArenaAlloc( arena, count * sizeof( double ), 16 );
+        if ( softB == NULL || softness == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        double omega = 2.0 * CN_PI * world->def.contactHertz;
+        double a1 = 2.0 * CN_CONTACT_DAMPING + timeStep * omega;
+        double a2 = timeStep * omega * a1;
+        double biasRate = omega / a1;
+        for ( size_t i = 0; i < count; ++i )
+        {
+            softB[i] = hardB[i];
+            softness[i] = 0.0;
+            if ( rows.push[i] < 0.0 )
+            {
+                softB[i] += fmax( biasRate * rows.push[i], -CN_MAX_PUSH_SPEED );
+                soft = true;
+            }
+        }
+        if ( soft )
+        {
+            // softness = A_ii / a2: Box2D's mass scale a2 / (1 + a2) and impulse scale 1 / (1 + a2)
+            for ( size_t i = 0; i < count; ++i )
+            {
+                softness[i] = rows.push[i] < 0.0 ? cnRowDiagonal( &rows, (int)i ) / a2 : 0.0;
+            }
+        }
+    }
+
+    cnSolverBudget budget = cnBudgetFromParams( solver, world->solverParams );
+    bool direct = ( solver->caps & cn_solverDirect ) != 0;
+    bool singlePass = ( solver->caps & cn_solverSinglePass ) != 0;
+    double* start = NULL; // what the final pass started from, for the problem callback
+    if ( world->problemFcn != NULL )
+    {
+        start = cnArenaAlloc( arena, (size_t)problem->rowCapacity * sizeof( double ), 16 );
+        if ( start == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+    }
+
+    // solve: the main pass (soft when something pushes), then relax from its impulses
+    cnSolverStats stats;
+    double* softDelta = NULL;
+    bool usable;
+    if ( soft && singlePass == false )
+    {
+        softDelta = cnArenaAlloc( arena, 6 * (size_t)( rows.bodyCount > 0 ? rows.bodyCount : 1 ) * sizeof( double ), 16 );
+        double* softLambda = cnArenaAlloc( arena, count * sizeof( double ), 16 );
+        if ( softDelta == NULL || softLambda == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        cnCopyDoubles( softLambda, rows.lambda, problem->rowCount );
+        bool softUsable = cnSolvePass( world, &rows, softB, softness, &budget, softLambda, softDelta, &stats );
+        report->solverIterations += stats.iterations;
+        cnSolverBudget relax = budget;
+        if ( softUsable )
+        {
+            cnCopyDoubles( rows.lambda, softLambda, problem->rowCount );
+            if ( direct == false )
+            {
+                relax.maxIterations = world->def.relaxIterations < budget.maxIterations ? world->def.relaxIterations
+                                                                                         : budget.maxIterations;
+            }
+        }
+        else
+        {
+            // relax from the warm start with the full budget, and no push
+            softDelta = NULL;
+        }
+        if ( start != NULL )
+        {
+            cnCopyDoubles( start, rows.lambda, problem->rowCount );
+        }
+        usable = cnSolvePass( world, &rows, hardB, NULL, &relax, rows.lambda, delta, &stats );
+        if ( softUsable )
+        {
+            report->relaxIterations += stats.iterations;
+        }
+        else
+        {
+            report->solverIterations += stats.iterations;
+        }
+    }
+    else
+    {
+        if ( start != NULL )
+        {
+            cnCopyDoubles( start, rows.lambda, problem->rowCount );
+        }
+        usable = cnSolvePass( world, &rows, soft ? softB : hardB, soft ? softness : NULL, &budget, rows.lambda,
+                              delta, &stats );
+        report->solverIterations += stats.iterations;
+    }
+
+    // recursion: rows at the trial poses, solved again; a level that fails puts back the last good one
+    for ( int level = 0; usable && level < recursions; ++level )
+    {
+        double* keptLambda = cnArenaAlloc( arena, (size_t)problem->rowCapacity * sizeof( double ), 16 );
+        double* keptDelta = cnArenaAlloc( arena, 6 * (size_t)( rows.bodyCount > 0 ? rows.bodyCount : 1 ) * sizeof( double ), 16 );
+        if ( keptLambda == NULL || keptDelta == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        int rowsBefore = problem->rowCount;
+        int groupsBefore = problem->groupCount;
+        if ( cnAddRecursionRows( world, &rows, delta, timeStep ) == 0 )
+        {
+            break;
+        }
+        cnCopyDoubles( keptLambda, rows.lambda, rowsBefore );
+        cnCopyDoubles( keptDelta, delta, 6 * rows.bodyCount );
+        if ( start != NULL )
+        {
+            cnCopyDoubles( start, rows.lambda, problem->rowCount );
+        }
+        cnSolverStats levelStats;
+        if ( cnSolvePass( world, &rows, hardB, NULL, &budget, rows.lambda, delta, &levelStats ) == false )
+        {
+            // the level's rows go; the last good level stays
+            problem->rowCount = rowsBefore;
+            problem->groupCount = groupsBefore;
+            cnCopyDoubles( rows.lambda, keptLambda, rowsBefore );
+            cnCopyDoubles( delta, keptDelta, 6 * rows.bodyCount );
+            cnLogWorld( world, cn_logWarning, cn_statusNotConverged,
+                        "step %lld: contact recursion level %d ended '%s'; the level before it is kept",
+                        (long long)world->stepIndex + 1, level + 1, cnSolveStatusName( levelStats.status ) );
+            break;
+        }
+        stats = levelStats;
+        report->contactRecursions = level + 1;
+        report->solverIterations += stats.iterations;
+    }
+
+    cnReportSolve( report, &stats );
+    if ( world->problemFcn != NULL )
+    {
+        world->problemFcn( problem, start, rows.lambda, &stats, world->problemContext );
+    }
+    if ( usable == false )
+    {
+        // NaN, divergence or no answer: the bodies of this problem keep their velocities
+        report->warnings |= stats.status == cn_solveDiverged ? cn_warnSolverDiverged : cn_warnSolverFailed;
+        cnLogWorld( world, cn_logWarning, cn_statusNotConverged,
+                    "step %lld: solver '%s' ended '%s'%s%s; its %d bodies kept their velocities this step",
+                    (long long)world->stepIndex + 1, solver->name, cnSolveStatusName( stats.status ),
+                    stats.reason != NULL ? ": " : "", stats.reason != NULL ? stats.reason : "", rows.bodyCount );
+        cnKeepPreviousVelocities( world, &rows, scratch );
+        return cn_statusOk;
+    }
+    cnStoreImpulses( world, &rows, rows.lambda );
+    cnApplyVelocities( world, &rows, delta, singlePass ? NULL : softDelta, scratch );
+    return cn_statusOk;
+}

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+// The grading merits (cnSolverMerits): one scale for every solver, computed by the layer after each
+// solve from the problem and the returned impulses, never by the solver. docs/solvers.md has the
+// definitions with a worked example.
+//
+// Units. lambda is an impulse (N s) and w a velocity (m/s). A_ii (the row's diagonal with its
+// softness, 1 / effective mass) turns one into the other, so the per-row natural map
+// r_i = lambda_i - proj(lambda_i - w_i / A_ii) is an impulse, and A_ii r_i^2 an energy. The merit
+// adds those energies (the energy norm: a light body's error counts as much as a heavy one's) and
+// divides by the same norm of the problem's own impulses, |D^1/2 lambda| + |D^-1/2 b| (the second
+// term is what each row alone would need to stop its free velocity): scaling masses, lengths or
+// times, or repeating a problem twice, leaves the merit unchanged. Rows whose diagonal is not
+// positive (explicit LCPs with zero diagonal entries) are weighted 1 and use w_i unscaled.
+//
+// The violations (after Le Lidec et al., "Contact models in robotics: a comparative analysis",
+// arXiv 2304.06372: Signorini's condition, Coulomb's law and the maximum dissipation principle) are
+// velocities, the worst over the contact points, so that they read as what a user would see:
+// "a contact closes at 2 mm/s", "friction lets a point slide at 1 cm/s it should not".
+
+#include "solver_kit.h"
+
+#include "core.h"
+
+#include <math.h>
+#include <string.h>
+
+// A sum of squares that neither overflows nor underflows on the way and gives NaN when any term
+// is NaN: sqrt(sum w x^2) = scale sqrt(sumSquares).
+typedef struct cnNorm
+{
+    double scale;
+    double sumSquares;
+    bool sawNan;
+} cnNorm;
+
+// adds weight x^2 (weight >= 0)
+static void cnNormAdd( cnNorm* norm, double x, double weight )
+{
+    double a = fabs( x ) * sqrt( weight );
+    if ( isnan( a ) )
+    {
+        norm->sawNan = true;
+        return;
+    }
+    if ( a == 0.0 )
+    {
+        return;
+    }
+    if ( isinf( a ) )
+    {
+        norm->scale = a;
+        norm->sumSquares = 1.0;
+        return;
+    }
+    if ( isinf( norm->scale ) )
+    {
+        return;
+    }
+    if ( a > norm->scale )
+    {
+        double ratio = norm->scale / a;
+        norm->sumSquares = 1.0 + norm->sumSquares * ratio * ratio;
+        norm->scale = a;
+    }
+    else
+    {
+        double ratio = a / norm->scale;
+        norm->sumSquares += ratio * ratio;
+    }
+}
+
+static double cnNormValue( const cnNorm* norm )
+{
+    return norm->sawNan ? (double)NAN : norm->scale * sqrt( norm->sumSquares );
+}
+
+// Projection on [low, high]; NaN when x or a bound is NaN.
+static double cnProject( double x, double low, double high )
+{
+    if ( isnan( low ) || isnan( high ) || isnan( x ) )
+    {
+        return (double)NAN;
+    }
+    return x < low ? low : ( x > high ? high : x );
+}
+
+// the weight of row i and the factor that turns its w into an impulse
+static double cnRowWeight( const cnPrepared* prepared, int i )
+{
+    return prepared->invDiagonal[i] > 0.0 ? prepared->diagonal[i] : 1.0;
+}
+
+static double cnRowStep( const cnPrepared* prepared, int i )
+{
+    return prepared->invDiagonal[i] > 0.0 ? prepared->invDiagonal[i] : 1.0;
+}
+
+double cnMeritScale( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda )
+{
+    cnNorm impulses = { 0.0, 0.0, false };
+    for ( int i = 0; i < problem->rowCount; ++i )
+    {
+        cnNormAdd( &impulses, lambda[i], cnRowWeight( prepared, i ) );
+    }
+    return cnNormValue( &impulses ) + sqrt( prepared->freeEnergy );
+}
+
+static double cnScaled( double residual, double scale )
+{
+    // a zero scale means lambda = 0 and b = 0, where w = 0 and the residual is 0 too
+    return scale > 0.0 ? residual / scale : residual;
+}
+
+// Projection of (xn, x1, x2) on the cone |x_t| <= mu x_n.
+static void cnProjectCone( double mu, double xn, double x1, double x2, double* p )
+{
+    double xt = hypot( x1, x2 );
+    if ( xt <= mu * xn )
+    {
+        p[0] = xn;
+        p[1] = x1;
+        p[2] = x2;
+    }
+    else if ( mu * xt <= -xn )
+    {
+        // in the polar cone
+        p[0] = 0.0;
+        p[1] = 0.0;
+        p[2] = 0.0;
+    }
+    else
+    {
+        // onto the surface (xt > 0 here)
+        double n = ( xn + mu * xt ) / ( 1.0 + mu * mu );
+        p[0] = n;
+        p[1] = mu * n * x1 / xt;
+        p[2] = mu * n * x2 / xt;
+    }
+    if ( isnan( xn ) || isnan( x1 ) || isnan( x2 ) )
+    {
+        p[0] = (double)NAN;
+    }
+}
+
+// the natural map of row i of the pyramid model, added to `norm`
+static void cnAddNaturalRow( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                             const double* w, int i, cnNorm* norm )
+{
+    double low, high;
+    cnRowBounds( problem, prepared, lambda, i, &low, &high );
+    double r = lambda[i] - cnProject( lambda[i] - cnRowStep( prepared, i ) * w[i], low, high );
+    cnNormAdd( norm, r, cnRowWeight( prepared, i ) );
+}
+
+// the cone natural map of contact group g (De Saxce: the normal velocity shifted by mu |w_t|, one
+// step for the three rows), added to `norm`
+static void cnAddConeGroup( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                            const double* w, int g, cnNorm* norm )
+{
+    const cnRowGroup* group = problem->groups + g;
+    int i = group->firstRow;
+    double mu = group->mu;
+    double step = 3.0 / ( cnRowWeight( prepared, i ) + cnRowWeight( prepared, i + 1 ) +
+                          cnRowWeight( prepared, i + 2 ) );
+    double shifted = w[i] + mu * hypot( w[i + 1], w[i + 2] );
+    double p[3];
+    cnProjectCone( mu, lambda[i] - step * shifted, lambda[i + 1] - step * w[i + 1],
+                   lambda[i + 2] - step * w[i + 2], p );
+    for ( int k = 0; k < 3; ++k )
+    {
+        cnNormAdd( norm, lambda[i + k] - p[k], cnRowWeight( prepared, i + k ) );
+    }
+}
+
+double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,
+                          const double* lambda, const double* w )
+{
+    cnNorm norm = { 0.0, 0.0, false };
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        const cnRowGroup* group = problem->groups + g;
+        if ( model == cn_modelCone && group->kind == cn_groupContact )
+        {
+            cnAddConeGroup( problem, prepared, lambda, w, g, &norm );
+            continue;
+        }
+        for ( int i = group->firstRow; i < group->firstRow + group->rowCount; ++i )
+        {
+            cnAddNaturalRow( problem, prepared, lambda, w, i, &norm );
+        }
+    }
+    return cnScaled( cnNormValue( &norm ), cnMeritScale( problem, prepared, lambda ) );
+}
+
+// max that keeps NaN
+static double cnWorst( double worst, double value )
+{
+    return isnan( value ) || isnan( worst ) ? (double)NAN : ( value > worst ? value : worst );
+}
+
+// Signorini at a normal row: a penetrating velocity, a separating one with an impulse pushing, or
+// an impulse that pulls (lambda_n < 0), as velocities
+static double cnSignorini( const cnPrepared* prepared, double lambda, double w, int row )
+{
+    double d = prepared->diagonal[row];
+    if ( lambda < 0.0 )
+    {
+        return d * -lambda;
+    }
+    return fabs( fmin( d * lambda, w ) );
+}
+
+void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                    const double* w, cnSolverMerits* merits )
+{
+    merits->naturalMap = cnModelMeritFromW( problem, prepared, cn_modelPyramid, lambda, w );
+    merits->cone = cnModelMeritFromW( problem, prepared, cn_modelCone, lambda, w );
+    merits->signorini = 0.0;
+    merits->coulomb = 0.0;
+    merits->dissipation = 0.0;
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        const cnRowGroup* group = problem->groups + g;
+        int i = group->firstRow;
+        if ( group->kind == cn_groupNormal )
+        {
+            merits->signorini = cnWorst( merits->signorini, cnSignorini( prepared, lambda[i], w[i], i ) );
+            continue;
+        }
+        if ( group->kind != cn_groupContact )
+        {
+            continue;
+        }
+        merits->signorini = cnWorst( merits->signorini, cnSignorini( prepared, lambda[i], w[i], i ) );
+
+        // Coulomb: the friction impulse outside the circular cone, as the velocity it makes
+        double friction = hypot( lambda[i + 1], lambda[i + 2] );
+        double limit = group->mu * fmax( lambda[i], 0.0 );
+        double tangentStiffness = 0.5 * ( prepared->diagonal[i + 1] + prepared->diagonal[i + 2] );
+        merits->coulomb = cnWorst( merits->coulomb, fmax( friction - limit, 0.0 ) * tangentStiffness );
+
+        // maximum dissipation: friction opposes the slide with all it has, lambda_t = -mu lambda_n
+        // w_t / |w_t|; what it leaves unopposed is |w_t| + lambda_t . w_t / (mu lambda_n)
+        double slide = hypot( w[i + 1], w[i + 2] );
+        double unopposed = 0.0;
+        if ( limit > 0.0 && slide > 0.0 )
+        {
+            unopposed = fmax( slide + ( lambda[i + 1] * w[i + 1] + lambda[i + 2] * w[i + 2] ) / limit, 0.0 );
+        }
+        else if ( isnan( limit ) || isnan( slide ) )
+        {
+            unopposed = (double)NAN;
+        }
+        merits->dissipation = cnWorst( merits->dissipation, unopposed );
+    }
+}
+
+bool cnComputeSolverMerits( const cnSolverProblem* problem, const double* lambda, cnArena* arena,
+                            cnSolverMerits* merits )
+{
+    cnSolverMerits nan = { (double)NAN, (double)NAN, (double)NAN, (double)NAN, (double)NAN };
+    if ( merits == NULL )
+    {
+        return false;
+    }
+    *merits = nan;
+    if ( !cnValidateProblem( problem, NULL ) || ( problem->rowCount > 0 && lambda == NULL ) )
+    {
+        return false;
+    }
+    cnScratch scratch = { .arena = arena };
+    cnPrepared prepared;
+    double* velocity = NULL;
+    double* w = NULL;
+    bool ok = cnPrepareProblem( problem, &scratch, &prepared );
+    if ( ok )
+    {
+        velocity = cnScratchDoubles( &scratch, 6 * problem->bodyCount );
+        w = cnScratchDoubles( &scratch, problem->rowCount );
+        ok = velocity != NULL && w != NULL;
+    }
+    if ( ok )
+    {
+        cnComputeVelocity( problem, &prepared, lambda, velocity );
+        cnComputeW( problem, &prepared, lambda, velocity, w );
+        cnMeritsFromW( problem, &prepared, lambda, w, merits );
+    }
+    cnScratchRelease( &scratch );
+    return ok;
+}

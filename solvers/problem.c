@@ -1,0 +1,870 @@
+// SPDX-License-Identifier: MIT
+// The problem: validation, the data the layer prepares once per solve (cnPrepared), row products,
+// and the dense and sparse builders for the solvers that want A itself.
+
+#include "solver_kit.h"
+
+#include "core.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+// ---- scratch ------------------------------------------------------------------------------------
+
+void* cnScratchBytes( cnScratch* scratch, size_t size )
+{
+    size = size > 0 ? size : 1u;
+    if ( scratch->arena != NULL )
+    {
+        return cnArena_Alloc( scratch->arena, size, 64 );
+    }
+    if ( scratch->count >= CN_SCRATCH_MAX_BLOCKS )
+    {
+        return NULL;
+    }
+    void* memory = cnAlloc( NULL, size, 64 );
+    if ( memory != NULL )
+    {
+        scratch->blocks[scratch->count] = memory;
+        scratch->sizes[scratch->count] = size;
+        scratch->count += 1;
+    }
+    return memory;
+}
+
+double* cnScratchDoubles( cnScratch* scratch, int count )
+{
+    if ( count < 0 )
+    {
+        return NULL;
+    }
+    return cnScratchBytes( scratch, (size_t)count * sizeof( double ) );
+}
+
+static int* cnScratchInts( cnScratch* scratch, int count )
+{
+    if ( count < 0 )
+    {
+        return NULL;
+    }
+    return cnScratchBytes( scratch, (size_t)count * sizeof( int ) );
+}
+
+void cnScratchRelease( cnScratch* scratch )
+{
+    for ( int i = 0; i < scratch->count; ++i )
+    {
+        cnFree( NULL, scratch->blocks[i], scratch->sizes[i] );
+        scratch->blocks[i] = NULL;
+    }
+    scratch->count = 0;
+}
+
+// ---- validation ---------------------------------------------------------------------------------
+
+static bool cnFail( const char** why, const char* reason )
+{
+    if ( why != NULL )
+    {
+        *why = reason;
+    }
+    return false;
+}
+
+static bool cnIsMatrixValid( const cnSparseMatrix* matrix, int rowCount )
+{
+    if ( matrix->rows != rowCount || matrix->columns != rowCount )
+    {
+        return false;
+    }
+    if ( rowCount == 0 )
+    {
+        return true;
+    }
+    if ( matrix->rowStart == NULL || matrix->rowStart[0] != 0 )
+    {
+        return false;
+    }
+    for ( int i = 0; i < rowCount; ++i )
+    {
+        if ( matrix->rowStart[i + 1] < matrix->rowStart[i] )
+        {
+            return false;
+        }
+    }
+    if ( matrix->rowStart[rowCount] > 0 && ( matrix->column == NULL || matrix->value == NULL ) )
+    {
+        return false;
+    }
+    for ( int k = 0; k < matrix->rowStart[rowCount]; ++k )
+    {
+        if ( matrix->column[k] < 0 || matrix->column[k] >= rowCount )
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// the row count a group of this kind must have (0: 1 to CN_MAX_GROUP_ROWS)
+static int cnGroupRowCount( int kind )
+{
+    switch ( kind )
+    {
+        case cn_groupContact:
+            return 3;
+        case cn_groupNormal:
+        case cn_groupBounded:
+            return 1;
+        default:
+            return 0;
+    }
+}
+
+bool cnValidateProblem( const cnSolverProblem* problem, const char** why )
+{
+    if ( problem == NULL )
+    {
+        return cnFail( why, "no problem" );
+    }
+    int n = problem->rowCount;
+    if ( n < 0 || problem->bodyCount < 0 || problem->groupCount < 0 || n > problem->rowCapacity ||
+         problem->groupCount > problem->groupCapacity || problem->bodyCount > INT32_MAX / 6 )
+    {
+        return cnFail( why, "counts are negative or above their capacities" );
+    }
+    if ( n > 0 && ( problem->groups == NULL || problem->b == NULL ) )
+    {
+        return cnFail( why, "rows without groups or right-hand side" );
+    }
+    if ( problem->matrix != NULL )
+    {
+        if ( !cnIsMatrixValid( problem->matrix, n ) )
+        {
+            return cnFail( why, "the explicit matrix is not square with increasing rows and columns in range" );
+        }
+    }
+    else if ( n > 0 )
+    {
+        if ( problem->bodyA == NULL || problem->bodyB == NULL || problem->jacobianA == NULL ||
+             problem->jacobianB == NULL || ( problem->bodyCount > 0 && ( problem->wLinear == NULL ||
+                                                                           problem->wAngular == NULL ) ) )
+        {
+            return cnFail( why, "a matrix-free problem without Jacobians or W blocks" );
+        }
+        for ( int i = 0; i < n; ++i )
+        {
+            if ( problem->bodyA[i] < -1 || problem->bodyA[i] >= problem->bodyCount || problem->bodyB[i] < -1 ||
+                 problem->bodyB[i] >= problem->bodyCount )
+            {
+                return cnFail( why, "a row names a body outside [-1, bodyCount)" );
+            }
+        }
+    }
+
+    int next = 0;
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        const cnRowGroup* group = problem->groups + g;
+        int expected = (int)group->kind < cn_groupKindCount ? cnGroupRowCount( group->kind ) : -1;
+        if ( expected < 0 )
+        {
+            return cnFail( why, "a group of an unknown kind" );
+        }
+        if ( group->firstRow != next || group->rowCount < 1 || group->rowCount > CN_MAX_GROUP_ROWS ||
+             ( expected > 0 && group->rowCount != expected ) || group->firstRow + group->rowCount > n )
+        {
+            return cnFail( why, "the groups do not tile the rows in order with their row counts" );
+        }
+        next = group->firstRow + group->rowCount;
+        if ( group->kind == cn_groupContact &&
+             ( !( group->mu >= 0.0 ) || isinf( group->mu ) || group->model >= cn_frictionModelCount ) )
+        {
+            return cnFail( why, "a contact with a friction coefficient that is not a number >= 0" );
+        }
+        if ( group->kind == cn_groupBounded || group->kind == cn_groupBilateral )
+        {
+            if ( problem->lower == NULL || problem->upper == NULL )
+            {
+                return cnFail( why, "bounded rows without bounds" );
+            }
+            for ( int i = group->firstRow; i < next; ++i )
+            {
+                // also rejects NaN
+                if ( !( problem->lower[i] <= problem->upper[i] ) )
+                {
+                    return cnFail( why, "a bounded row with lower > upper or NaN" );
+                }
+            }
+        }
+        if ( problem->matrix == NULL )
+        {
+            for ( int i = group->firstRow + 1; i < next; ++i )
+            {
+                if ( problem->bodyA[i] != problem->bodyA[group->firstRow] ||
+                     problem->bodyB[i] != problem->bodyB[group->firstRow] )
+                {
+                    return cnFail( why, "the rows of a group act on different bodies" );
+                }
+            }
+        }
+    }
+    if ( next != n )
+    {
+        return cnFail( why, "the groups do not cover every row" );
+    }
+    for ( int i = 0; problem->softness != NULL && i < n; ++i )
+    {
+        // also rejects NaN
+        if ( !( problem->softness[i] >= 0.0 ) || isinf( problem->softness[i] ) )
+        {
+            return cnFail( why, "a softness that is not a finite number >= 0" );
+        }
+    }
+    return true;
+}
+
+// ---- row products -------------------------------------------------------------------------------
+
+// out = M x for a row-major 3x3 block
+static void cnMul33( const double* m, const double* x, double* out )
+{
+    out[0] = m[0] * x[0] + m[1] * x[1] + m[2] * x[2];
+    out[1] = m[3] * x[0] + m[4] * x[1] + m[5] * x[2];
+    out[2] = m[6] * x[0] + m[7] * x[1] + m[8] * x[2];
+}
+
+static double cnDot6( const double* a, const double* b )
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+// out = W_body j (6 numbers: linear block on j[0..2], angular block on j[3..5])
+static void cnApplyW( const cnSolverProblem* problem, int body, const double* j, double* out )
+{
+    cnMul33( problem->wLinear + 9 * body, j, out );
+    cnMul33( problem->wAngular + 9 * body, j + 3, out + 3 );
+}
+
+// The row's Jacobian acting on `body` (JA, JB, or their sum when both sides are that body).
+static void cnRowJacobianOn( const cnSolverProblem* problem, int row, int body, double* j )
+{
+    const double* ja = problem->jacobianA + 6 * row;
+    const double* jb = problem->jacobianB + 6 * row;
+    for ( int k = 0; k < 6; ++k )
+    {
+        j[k] = ( problem->bodyA[row] == body ? ja[k] : 0.0 ) + ( problem->bodyB[row] == body ? jb[k] : 0.0 );
+    }
+}
+
+// the distinct bodies a matrix-free row acts on (0, 1 or 2 of them), in `bodies`
+static int cnRowBodies( const cnSolverProblem* problem, int row, int bodies[2] )
+{
+    int count = 0;
+    if ( problem->bodyA[row] >= 0 )
+    {
+        bodies[count++] = problem->bodyA[row];
+    }
+    if ( problem->bodyB[row] >= 0 && problem->bodyB[row] != problem->bodyA[row] )
+    {
+        bodies[count++] = problem->bodyB[row];
+    }
+    return count;
+}
+
+static double cnExplicitEntry( const cnSparseMatrix* matrix, int row, int column )
+{
+    double sum = 0.0;
+    for ( int k = matrix->rowStart[row]; k < matrix->rowStart[row + 1]; ++k )
+    {
+        if ( matrix->column[k] == column )
+        {
+            sum += matrix->value[k];
+        }
+    }
+    return sum;
+}
+
+double cnRowVelocity( const cnSolverProblem* problem, int row, const double* velocity )
+{
+    double sum = 0.0;
+    if ( problem->bodyA[row] >= 0 )
+    {
+        sum += cnDot6( problem->jacobianA + 6 * row, velocity + 6 * problem->bodyA[row] );
+    }
+    if ( problem->bodyB[row] >= 0 )
+    {
+        sum += cnDot6( problem->jacobianB + 6 * row, velocity + 6 * problem->bodyB[row] );
+    }
+    return sum;
+}
+
+void cnApplyRowImpulse( const cnSolverProblem* problem, int row, double delta, double* velocity )
+{
+    const int bodies[2] = { problem->bodyA[row], problem->bodyB[row] };
+    const double* jacobians[2] = { problem->jacobianA + 6 * row, problem->jacobianB + 6 * row };
+    for ( int side = 0; side < 2; ++side )
+    {
+        if ( bodies[side] < 0 )
+        {
+            continue;
+        }
+        double force[6];
+        double dv[6];
+        for ( int k = 0; k < 6; ++k )
+        {
+            force[k] = jacobians[side][k] * delta;
+        }
+        cnApplyW( problem, bodies[side], force, dv );
+        for ( int k = 0; k < 6; ++k )
+        {
+            velocity[6 * bodies[side] + k] += dv[k];
+        }
+    }
+}
+
+// ---- preparation --------------------------------------------------------------------------------
+
+// kind, group and normal row of the rows of group g
+static void cnPrepareGroup( const cnSolverProblem* problem, cnPrepared* prepared, int g )
+{
+    const cnRowGroup* group = problem->groups + g;
+    for ( int k = 0; k < group->rowCount; ++k )
+    {
+        int i = group->firstRow + k;
+        prepared->rowGroup[i] = g;
+        prepared->normalRow[i] = -1;
+        switch ( group->kind )
+        {
+            case cn_groupContact:
+                prepared->rowKind[i] = (uint8_t)( k == 0 ? cn_rowNormal : cn_rowTangent );
+                prepared->normalRow[i] = k == 0 ? -1 : group->firstRow;
+                break;
+            case cn_groupNormal:
+                prepared->rowKind[i] = cn_rowNormal;
+                break;
+            default:
+                prepared->rowKind[i] = cn_rowBounded;
+                break;
+        }
+    }
+    if ( group->kind == cn_groupContact && group->model == cn_frictionCone )
+    {
+        prepared->hasCone = true;
+    }
+}
+
+// diagonal, its inverse and (matrix-free) the sweep record of row i
+static void cnPrepareRow( const cnSolverProblem* problem, cnPrepared* prepared, int i )
+{
+    double soft = problem->softness != NULL ? problem->softness[i] : 0.0;
+    double diagonal;
+    if ( problem->matrix != NULL )
+    {
+        diagonal = cnExplicitEntry( problem->matrix, i, i ) + soft;
+    }
+    else
+    {
+        cnSweepRow* row = prepared->sweepRows + i;
+        memset( row, 0, sizeof( *row ) );
+        int a = problem->bodyA[i];
+        int b = problem->bodyB[i];
+        if ( a >= 0 )
+        {
+            memcpy( row->jA, problem->jacobianA + 6 * i, sizeof( row->jA ) );
+            cnApplyW( problem, a, row->jA, row->wjA );
+        }
+        if ( b >= 0 )
+        {
+            memcpy( row->jB, problem->jacobianB + 6 * i, sizeof( row->jB ) );
+            cnApplyW( problem, b, row->jB, row->wjB );
+        }
+        // J W J^T: both sides, and the cross terms when both sides are one body
+        diagonal = cnDot6( row->jA, row->wjA ) + cnDot6( row->jB, row->wjB ) + soft;
+        if ( a >= 0 && a == b )
+        {
+            diagonal += cnDot6( row->jA, row->wjB ) + cnDot6( row->jB, row->wjA );
+        }
+    }
+    prepared->diagonal[i] = diagonal;
+    bool finite = isfinite( problem->b[i] ) && isfinite( soft ) && isfinite( diagonal );
+    if ( problem->matrix == NULL )
+    {
+        const cnSweepRow* row = prepared->sweepRows + i;
+        for ( int k = 0; k < 6; ++k )
+        {
+            finite = finite && isfinite( row->jA[k] ) && isfinite( row->wjA[k] ) && isfinite( row->jB[k] ) &&
+                     isfinite( row->wjB[k] );
+        }
+    }
+    else
+    {
+        const cnSparseMatrix* matrix = problem->matrix;
+        for ( int k = matrix->rowStart[i]; k < matrix->rowStart[i + 1]; ++k )
+        {
+            finite = finite && isfinite( matrix->value[k] );
+        }
+    }
+    prepared->nonFiniteRows += finite ? 0 : 1;
+    double free = problem->b[i];
+    prepared->freeEnergy += free * free / ( diagonal > 0.0 ? diagonal : 1.0 );
+    bool regular = diagonal > 0.0 && isfinite( diagonal );
+    prepared->invDiagonal[i] = regular ? 1.0 / diagonal : 0.0;
+    prepared->singularRows += regular ? 0 : 1;
+}
+
+bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPrepared* prepared )
+{
+    memset( prepared, 0, sizeof( *prepared ) );
+    size_t rows = (size_t)( problem->rowCapacity > 0 ? problem->rowCapacity : 1 );
+    prepared->explicitForm = problem->matrix != NULL;
+    prepared->rowKind = cnScratchBytes( scratch, rows );
+    prepared->rowGroup = cnScratchBytes( scratch, rows * sizeof( int32_t ) );
+    prepared->normalRow = cnScratchBytes( scratch, rows * sizeof( int32_t ) );
+    prepared->diagonal = cnScratchBytes( scratch, rows * sizeof( double ) );
+    prepared->invDiagonal = cnScratchBytes( scratch, rows * sizeof( double ) );
+    if ( prepared->explicitForm == false )
+    {
+        prepared->sweepRows = cnScratchBytes( scratch, rows * sizeof( cnSweepRow ) );
+    }
+    if ( prepared->rowKind == NULL || prepared->rowGroup == NULL || prepared->normalRow == NULL ||
+         prepared->diagonal == NULL || prepared->invDiagonal == NULL ||
+         ( prepared->explicitForm == false && prepared->sweepRows == NULL ) )
+    {
+        return false;
+    }
+    cnPrepareRows( problem, prepared );
+    return true;
+}
+
+void cnPrepareRows( const cnSolverProblem* problem, cnPrepared* prepared )
+{
+    for ( int g = prepared->groupCount; g < problem->groupCount; ++g )
+    {
+        cnPrepareGroup( problem, prepared, g );
+    }
+    for ( int i = prepared->rowCount; i < problem->rowCount; ++i )
+    {
+        cnPrepareRow( problem, prepared, i );
+    }
+    prepared->groupCount = problem->groupCount;
+    prepared->rowCount = problem->rowCount;
+}
+
+// ---- products -----------------------------------------------------------------------------------
+
+void cnComputeVelocity( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                        double* velocity )
+{
+    if ( problem->matrix != NULL )
+    {
+        return;
+    }
+    memset( velocity, 0, 6 * (size_t)problem->bodyCount * sizeof( double ) );
+    for ( int i = 0; i < problem->rowCount; ++i )
+    {
+        const cnSweepRow* row = prepared->sweepRows + i;
+        double l = lambda[i];
+        int a = problem->bodyA[i];
+        int b = problem->bodyB[i];
+        for ( int k = 0; a >= 0 && k < 6; ++k )
+        {
+            velocity[6 * a + k] += row->wjA[k] * l;
+        }
+        for ( int k = 0; b >= 0 && k < 6; ++k )
+        {
+            velocity[6 * b + k] += row->wjB[k] * l;
+        }
+    }
+}
+
+void cnComputeW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                 const double* velocity, double* w )
+{
+    int n = problem->rowCount;
+    for ( int i = 0; i < n; ++i )
+    {
+        double soft = problem->softness != NULL ? problem->softness[i] * lambda[i] : 0.0;
+        double sum = 0.0;
+        if ( problem->matrix != NULL )
+        {
+            const cnSparseMatrix* matrix = problem->matrix;
+            for ( int k = matrix->rowStart[i]; k < matrix->rowStart[i + 1]; ++k )
+            {
+                sum += matrix->value[k] * lambda[matrix->column[k]];
+            }
+        }
+        else
+        {
+            const cnSweepRow* row = prepared->sweepRows + i;
+            int a = problem->bodyA[i];
+            int b = problem->bodyB[i];
+            if ( a >= 0 )
+            {
+                sum += cnDot6( row->jA, velocity + 6 * a );
+            }
+            if ( b >= 0 )
+            {
+                sum += cnDot6( row->jB, velocity + 6 * b );
+            }
+        }
+        w[i] = sum + soft + problem->b[i];
+    }
+}
+
+void cnRowBounds( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda, int row,
+                  double* low, double* high )
+{
+    switch ( prepared->rowKind[row] )
+    {
+        case cn_rowNormal:
+            *low = 0.0;
+            *high = (double)INFINITY;
+            return;
+        case cn_rowTangent:
+        {
+            int normal = prepared->normalRow[row];
+            double limit = problem->groups[prepared->rowGroup[row]].mu * lambda[normal];
+            // a negative normal impulse (a bad guess) allows no friction; NaN stays NaN
+            limit = limit < 0.0 ? 0.0 : limit;
+            *low = -limit;
+            *high = limit;
+            return;
+        }
+        default:
+            *low = problem->lower[row];
+            *high = problem->upper[row];
+            return;
+    }
+}
+
+// ---- matrix builders ----------------------------------------------------------------------------
+
+// Rows bucketed by body: for body k, entries bucketStart[k] .. bucketStart[k + 1] - 1 of
+// bucketRow are the (local) rows acting on k, each once even when both sides are body k.
+typedef struct cnBodyBuckets
+{
+    int* bucketStart; // (bodyCount + 1)
+    int* bucketRow;
+} cnBodyBuckets;
+
+// rows[local] (NULL: local == global) for local in [0, count)
+static bool cnBuildBuckets( const cnSolverProblem* problem, const int* rows, int count, cnScratch* scratch,
+                            cnBodyBuckets* buckets )
+{
+    int bodyCount = problem->bodyCount;
+    buckets->bucketStart = cnScratchInts( scratch, bodyCount + 1 );
+    buckets->bucketRow = cnScratchInts( scratch, 2 * count );
+    int* fill = cnScratchInts( scratch, bodyCount );
+    if ( buckets->bucketStart == NULL || buckets->bucketRow == NULL || fill == NULL )
+    {
+        return false;
+    }
+    for ( int k = 0; k <= bodyCount; ++k )
+    {
+        buckets->bucketStart[k] = 0;
+    }
+    for ( int local = 0; local < count; ++local )
+    {
+        int row = rows != NULL ? rows[local] : local;
+        int a = problem->bodyA[row];
+        int b = problem->bodyB[row];
+        if ( a >= 0 )
+        {
+            buckets->bucketStart[a + 1] += 1;
+        }
+        if ( b >= 0 && b != a )
+        {
+            buckets->bucketStart[b + 1] += 1;
+        }
+    }
+    for ( int k = 0; k < bodyCount; ++k )
+    {
+        buckets->bucketStart[k + 1] += buckets->bucketStart[k];
+        fill[k] = buckets->bucketStart[k];
+    }
+    for ( int local = 0; local < count; ++local )
+    {
+        int row = rows != NULL ? rows[local] : local;
+        int a = problem->bodyA[row];
+        int b = problem->bodyB[row];
+        if ( a >= 0 )
+        {
+            buckets->bucketRow[fill[a]++] = local;
+        }
+        if ( b >= 0 && b != a )
+        {
+            buckets->bucketRow[fill[b]++] = local;
+        }
+    }
+    return true;
+}
+
+// Accumulates row `row`'s entries A_{row, j} = sum over shared bodies of J_j,body W J_row,body^T
+// into `accumulator` (indexed by local column), calling `touch` bookkeeping through `marked`.
+// Returns the number of newly touched columns appended to `touched`.
+static int cnAccumulateRow( const cnSolverProblem* problem, const int* rows, const cnBodyBuckets* buckets,
+                            int row, double* accumulator, bool* marked, int* touched )
+{
+    int touchedCount = 0;
+    int bodies[2];
+    int count = cnRowBodies( problem, row, bodies );
+    for ( int s = 0; s < count; ++s )
+    {
+        int body = bodies[s];
+        double j[6];
+        double wj[6];
+        cnRowJacobianOn( problem, row, body, j );
+        cnApplyW( problem, body, j, wj );
+        for ( int e = buckets->bucketStart[body]; e < buckets->bucketStart[body + 1]; ++e )
+        {
+            int local = buckets->bucketRow[e];
+            int other = rows != NULL ? rows[local] : local;
+            double jo[6];
+            cnRowJacobianOn( problem, other, body, jo );
+            if ( !marked[local] )
+            {
+                marked[local] = true;
+                accumulator[local] = 0.0;
+                touched[touchedCount++] = local;
+            }
+            accumulator[local] += cnDot6( jo, wj );
+        }
+    }
+    return touchedCount;
+}
+
+// A + diag(softness) on a dense matrix
+static void cnAddDenseSoftness( const cnSolverProblem* problem, double* dense )
+{
+    int n = problem->rowCount;
+    for ( int i = 0; problem->softness != NULL && i < n; ++i )
+    {
+        dense[(size_t)i * (size_t)n + (size_t)i] += problem->softness[i];
+    }
+}
+
+double* cnBuildDenseMatrix( const cnSolverProblem* problem, cnArena* arena )
+{
+    if ( arena == NULL || !cnValidateProblem( problem, NULL ) || problem->rowCount > CN_DENSE_LIMIT )
+    {
+        return NULL;
+    }
+    int n = problem->rowCount;
+    cnScratch scratch = { .arena = arena };
+    double* dense = cnScratchDoubles( &scratch, n * n );
+    if ( dense == NULL )
+    {
+        return NULL;
+    }
+    for ( int k = 0; k < n * n; ++k )
+    {
+        dense[k] = 0.0;
+    }
+    if ( problem->matrix != NULL )
+    {
+        const cnSparseMatrix* matrix = problem->matrix;
+        for ( int i = 0; i < n; ++i )
+        {
+            for ( int k = matrix->rowStart[i]; k < matrix->rowStart[i + 1]; ++k )
+            {
+                dense[i * n + matrix->column[k]] += matrix->value[k];
+            }
+        }
+        cnAddDenseSoftness( problem, dense );
+        return dense;
+    }
+
+    cnBodyBuckets buckets;
+    int* touched = cnScratchInts( &scratch, n );
+    bool* marked = (bool*)(void*)cnScratchDoubles( &scratch, n );
+    if ( touched == NULL || marked == NULL || !cnBuildBuckets( problem, NULL, n, &scratch, &buckets ) )
+    {
+        return NULL;
+    }
+    for ( int k = 0; k < n; ++k )
+    {
+        marked[k] = false;
+    }
+    for ( int i = 0; i < n; ++i )
+    {
+        double* rowValues = dense + (size_t)i * (size_t)n;
+        int count = cnAccumulateRow( problem, NULL, &buckets, i, rowValues, marked, touched );
+        for ( int t = 0; t < count; ++t )
+        {
+            marked[touched[t]] = false;
+        }
+    }
+    cnAddDenseSoftness( problem, dense );
+    return dense;
+}
+
+static void cnSortInts( int* values, int count )
+{
+    // insertion sort: a row touches few columns
+    for ( int i = 1; i < count; ++i )
+    {
+        int v = values[i];
+        int j = i - 1;
+        while ( j >= 0 && values[j] > v )
+        {
+            values[j + 1] = values[j];
+            --j;
+        }
+        values[j + 1] = v;
+    }
+}
+
+bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int count, cnArena* arena,
+                          cnSparseMatrix* matrix )
+{
+    if ( matrix == NULL || arena == NULL || !cnValidateProblem( problem, NULL ) )
+    {
+        return false;
+    }
+    int n = problem->rowCount;
+    if ( rows == NULL )
+    {
+        count = n;
+    }
+    if ( count < 0 || count > n )
+    {
+        return false;
+    }
+    if ( rows != NULL )
+    {
+        for ( int k = 0; k < count; ++k )
+        {
+            if ( rows[k] < 0 || rows[k] >= n || ( k > 0 && rows[k] <= rows[k - 1] ) )
+            {
+                return false;
+            }
+        }
+    }
+
+    cnScratch scratch = { .arena = arena };
+    int* rowStart = cnScratchInts( &scratch, count + 1 );
+    if ( rowStart == NULL )
+    {
+        return false;
+    }
+    rowStart[0] = 0;
+
+    if ( problem->matrix != NULL )
+    {
+        const cnSparseMatrix* source = problem->matrix;
+        // global row -> local index, -1 when not selected
+        int* localOf = cnScratchInts( &scratch, n );
+        if ( localOf == NULL )
+        {
+            return false;
+        }
+        for ( int k = 0; k < n; ++k )
+        {
+            localOf[k] = rows != NULL ? -1 : k;
+        }
+        if ( rows != NULL )
+        {
+            for ( int k = 0; k < count; ++k )
+            {
+                localOf[rows[k]] = k;
+            }
+        }
+        int nonzeros = 0;
+        for ( int local = 0; local < count; ++local )
+        {
+            int row = rows != NULL ? rows[local] : local;
+            for ( int e = source->rowStart[row]; e < source->rowStart[row + 1]; ++e )
+            {
+                nonzeros += localOf[source->column[e]] >= 0 ? 1 : 0;
+            }
+            rowStart[local + 1] = nonzeros;
+        }
+        int* column = cnScratchInts( &scratch, nonzeros );
+        double* value = cnScratchDoubles( &scratch, nonzeros );
+        if ( column == NULL || value == NULL )
+        {
+            return false;
+        }
+        int at = 0;
+        for ( int local = 0; local < count; ++local )
+        {
+            int row = rows != NULL ? rows[local] : local;
+            for ( int e = source->rowStart[row]; e < source->rowStart[row + 1]; ++e )
+            {
+                int c = localOf[source->column[e]];
+                if ( c >= 0 )
+                {
+                    column[at] = c;
+                    value[at] = source->value[e] +
+                                ( c == local && problem->softness != NULL ? problem->softness[row] : 0.0 );
+                    ++at;
+                }
+            }
+        }
+        *matrix = ( cnSparseMatrix ){ count, count, rowStart, column, value };
+        return true;
+    }
+
+    // matrix-free: rows couple only through shared bodies
+    cnBodyBuckets buckets;
+    if ( !cnBuildBuckets( problem, rows, count, &scratch, &buckets ) )
+    {
+        return false;
+    }
+    // an upper bound on the entries: every row touches at most the rows of its two bodies
+    size_t bound = 0;
+    for ( int local = 0; local < count; ++local )
+    {
+        int row = rows != NULL ? rows[local] : local;
+        int a = problem->bodyA[row];
+        int b = problem->bodyB[row];
+        size_t rowBound = 0;
+        if ( a >= 0 )
+        {
+            rowBound += (size_t)( buckets.bucketStart[a + 1] - buckets.bucketStart[a] );
+        }
+        if ( b >= 0 && b != a )
+        {
+            rowBound += (size_t)( buckets.bucketStart[b + 1] - buckets.bucketStart[b] );
+        }
+        bound += rowBound < (size_t)count ? rowBound : (size_t)count;
+    }
+    if ( bound > (size_t)INT32_MAX )
+    {
+        return false;
+    }
+    int* column = cnScratchInts( &scratch, (int)bound );
+    double* value = cnScratchDoubles( &scratch, (int)bound );
+    double* accumulator = cnScratchDoubles( &scratch, count );
+    int* touched = cnScratchInts( &scratch, count );
+    bool* marked = (bool*)(void*)cnScratchDoubles( &scratch, count );
+    if ( column == NULL || value == NULL || accumulator == NULL || touched == NULL || marked == NULL )
+    {
+        return false;
+    }
+    for ( int k = 0; k < count; ++k )
+    {
+        marked[k] = false;
+    }
+    int at = 0;
+    for ( int local = 0; local < count; ++local )
+    {
+        int row = rows != NULL ? rows[local] : local;
+        int touchedCount = cnAccumulateRow( problem, rows, &buckets, row, accumulator, marked, touched );
+        cnSortInts( touched, touchedCount );
+        for ( int t = 0; t < touchedCount; ++t )
+        {
+            int c = touched[t];
+            column[at] = c;
+            value[at] =
+                accumulator[c] + ( c == local && problem->softness != NULL ? problem->softness[row] : 0.0 );
+            ++at;
+            marked[c] = false;
+        }
+        rowStart[local + 1] = at;
+    }
+    *matrix = ( cnSparseMatrix ){ count, count, rowStart, column, value };
+    return true;
+}

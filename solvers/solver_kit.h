@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The solver kit: what every solver in solvers/ shares, private to this folder. The engine sees
+// the layer through solver_layer.h only.
+//
+//   problem.c   validation, the data prepared once per solve (cnPrepared), row products, the
+//               dense and sparse builders
+//   merit.c     the grading merits (cnSolverMerits) and the per-iteration merit of a model
+//   sweep.c     the sweep kernel (Gauss-Seidel in contact-point-major blocks, a reference row
+//               sweep, Jacobi) with its hooks, and the sweep solver PGS, PSOR and PGJ share
+//   solver_layer.c  the registry, parameters, and one solve as the layer runs it
+//
+// Nothing here knows about bodies or worlds.
+
+#include "cairn/solver.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+// ---- rows -----------------------------------------------------------------------------------------
+
+// What each row is, from its group (cnPrepared.rowKind).
+typedef enum cnRowKind
+{
+    cn_rowNormal = 0,    // lambda >= 0 (a contact's normal row, or a cn_groupNormal row)
+    cn_rowTangent = 1,   // a contact's tangent row: bounds from mu and the normal impulse
+    cn_rowBounded = 2,   // lower <= lambda <= upper (bounded and bilateral rows)
+} cnRowKind;
+
+// ---- the data prepared once per solve ---------------------------------------------------------------
+
+// One matrix-free row as the sweep kernel reads it: J and W J^T on each side, side by side so that
+// a row's dot product and its update read neighbouring memory. An absent side is zeros.
+typedef struct cnSweepRow
+{
+    double jA[6];  // J on body A: linear xyz, angular xyz
+    double wjA[6]; // W_A J_A^T: the velocity change of body A per unit impulse
+    double jB[6];
+    double wjB[6];
+} cnSweepRow;
+
+// Prepared by the layer before a solve (cnPrepareProblem) and extended by cnPrepareRows after the
+// oracle appends rows. Everything has room for the problem's rowCapacity and groupCapacity.
+struct cnPrepared
+{
+    int rowCount;   // rows prepared: the problem's rowCount
+    int groupCount; // groups prepared
+    bool explicitForm;
+    // per row
+    uint8_t* rowKind;      // cnRowKind
+    int32_t* rowGroup;     // the group of each row
+    int32_t* normalRow;    // tangent rows: their normal row; others -1
+    double* diagonal;      // A_ii + softness_i
+    double* invDiagonal;   // 1 / diagonal, 0 where the diagonal is not positive and finite
+    cnSweepRow* sweepRows; // matrix-free problems: J and W J^T per row; NULL for explicit ones
+    // rows whose diagonal is not positive and finite (a sweep is not defined there)
+    int singularRows;
+    // rows with NaN or infinity in b, softness, J or their bodies' W (the solvers report
+    // cn_solveNonFinite before they start)
+    int nonFiniteRows;
+    // |D^-1/2 b|^2, the part of the merits' scale that does not depend on lambda
+    double freeEnergy;
+    // the groups' body pairs are the same on every row of the group (checked by validation)
+    bool hasCone; // some contact group has the cone model
+};
+
+// Check a problem's structure: counts within capacities, groups tiling the rows in order with the
+// right row counts, bodies in [-1, bodyCount) and the same on every row of a group, mu >= 0,
+// lower <= upper on bounded and bilateral rows, softness >= 0, an explicit matrix square with
+// increasing row starts and columns in range. NaN in b, J, W or matrix values is not checked here
+// (the solvers report it as cn_solveNonFinite). False with a static reason in *why (nullable).
+bool cnValidateProblem( const cnSolverProblem* problem, const char** why );
+
+// Prepare the problem's rows [0, rowCount) and groups. Memory from `scratch` (6 blocks). False when
+// out of memory. The problem must be valid.
+typedef struct cnScratch cnScratch;
+bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPrepared* prepared );
+
+// Prepare what the oracle appended: rows [prepared->rowCount, problem->rowCount) and the new
+// groups. The arrays were sized for the capacities by cnPrepareProblem.
+void cnPrepareRows( const cnSolverProblem* problem, cnPrepared* prepared );
+
+// ---- products ---------------------------------------------------------------------------------------
+
+// The textbook row products the reference sweep uses: J_i . velocity summed in row order, and
+// velocity += W J_i^T delta with W applied as its 3x3 blocks.
+double cnRowVelocity( const cnSolverProblem* problem, int row, const double* velocity );
+void cnApplyRowImpulse( const cnSolverProblem* problem, int row, double delta, double* velocity );
+
+// velocity = W J^T lambda, (bodyCount x 6); matrix-free problems only (a no-op for explicit ones).
+void cnComputeVelocity( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                        double* velocity );
+
+// w = (A + diag(softness)) lambda + b for every row, through `velocity` (= W J^T lambda) for
+// matrix-free problems, through the matrix for explicit ones.
+void cnComputeW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                 const double* velocity, double* w );
+
+// The admissible interval of row i of the pyramid model given the current lambda (a tangent row's
+// bounds are +-mu max(lambda_n, 0)).
+void cnRowBounds( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda, int row,
+                  double* low, double* high );
+
+// Dense A + diag(softness) (rowCount x rowCount, row major); NULL when out of memory or when
+// rowCount is above CN_DENSE_LIMIT. Memory from `arena`.
+#define CN_DENSE_LIMIT 4096
+double* cnBuildDenseMatrix( const cnSolverProblem* problem, cnArena* arena );
+
+// Explicit sparse A + diag(softness) restricted to the rows and columns in `rows` (count of them,
+// increasing; NULL: all rows), for solvers that factorise a subset (PGS-SM). Memory from `arena`.
+// False when out of memory or the subset is not increasing and in range.
+bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int count, cnArena* arena,
+                          cnSparseMatrix* matrix );
+
+// ---- merits -----------------------------------------------------------------------------------------
+
+// The merits of lambda given w (= (A + S) lambda + b) for every row.
+void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                    const double* w, cnSolverMerits* merits );
+
+// The grading merit of one model (naturalMap for the pyramid, cone for the cone) given w; what the
+// solvers record per iteration.
+double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,
+                          const double* lambda, const double* w );
+
+// The scale the merits divide by: |D^1/2 lambda| + |D^-1/2 b|.
+double cnMeritScale( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda );
+
+// ---- scratch and parameters ---------------------------------------------------------------------------
+
+// Scratch from an arena, or from the C library when the arena is NULL (released by
+// cnScratchRelease; with an arena it does nothing, the arena's reset frees it).
+#define CN_SCRATCH_MAX_BLOCKS 12
+struct cnScratch
+{
+    cnArena* arena;
+    void* blocks[CN_SCRATCH_MAX_BLOCKS];
+    size_t sizes[CN_SCRATCH_MAX_BLOCKS];
+    int count;
+};
+
+// `count` doubles (at least one); NULL when out of memory.
+double* cnScratchDoubles( cnScratch* scratch, int count );
+// `size` bytes aligned to 64; NULL when out of memory.
+void* cnScratchBytes( cnScratch* scratch, size_t size );
+void cnScratchRelease( cnScratch* scratch );
+
+// The value of parameter `index`: params[index] clamped to the table's range, the default when
+// params is NULL or the value NaN.
+double cnSolverParamValue( const cnSolverParam* table, int count, const double* params, int index );
+
+// ---- the sweep kernel ------------------------------------------------------------------------------------
+
+typedef enum cnSweepKind
+{
+    cn_sweepGaussSeidel = 0, // in place, group by group in row order (PGS, PSOR, AMGS, PGS-SM's phase)
+    cn_sweepJacobi = 1,      // every row from the previous iterate (PGJ)
+} cnSweepKind;
+
+// Hooks that change one sweep:
+//     y_i = lambda_i + (relaxation - 1) d_i - relaxation w_i / A_ii,   lambda_i <- clamp(y_i),
+// - relaxation: the step factor (1: PGS);
+// - memory (nullable, rowCount): d_i, the signed overshoot y_i - clamp(y_i) of the row's last
+//   update, kept across sweeps (AMGS's modulus memory; NULL: d = 0, plain projected SOR);
+// - frozenLow / frozenHigh (nullable, rowCount): bounds to use for every row instead of the
+//   model's (PGS-SM's subspace phase freezes the friction bounds);
+// - reference: the textbook arithmetic, row by row (w from J and the velocities, the division by
+//   A_ii, W applied as its 3x3 blocks): what reproduces other projects' iterates; the fast kernel
+//   agrees with it to round-off.
+typedef struct cnSweepHooks
+{
+    double relaxation;
+    double* memory;
+    const double* frozenLow;
+    const double* frozenHigh;
+    bool reference;
+} cnSweepHooks;
+
+// What a sweep measured: sums over the rows it updated.
+typedef struct cnSweepResult
+{
+    double updateEnergy; // sum of A_ii (lambda_new - lambda_old)^2
+    double lambdaEnergy; // sum of A_ii lambda_new^2
+    bool finite;         // false: a value became NaN or infinite (lambda is then partly updated)
+} cnSweepResult;
+
+// One sweep over every row. `velocity` (bodyCount x 6) is W J^T lambda and is kept so; Jacobi
+// reads the previous iterate from `previous` (rowCount) and writes lambda.
+cnSweepResult cnSweep( const cnSolverProblem* problem, const cnPrepared* prepared, cnSweepKind kind,
+                       const cnSweepHooks* hooks, double* lambda, double* velocity, const double* previous );
+
+// The parameters the sweep solvers share, in this order at the start of their tables.
+enum cnSweepParamIndex
+{
+    cn_sweepParamIterations = 0,
+    cn_sweepParamTolerance,
+    cn_sweepParamDeadline,
+    cn_sweepParamWarmStart,
+    cn_sweepParamRelaxation,
+    cn_sweepParamKernel,
+    cn_sweepParamRelativeTolerance,
+    cn_sweepParamStagnationTolerance,
+    cn_sweepParamDivergenceFactor,
+    cn_sweepParamCount,
+};
+
+// kernel choices
+enum
+{
+    cn_kernelFast = 0,
+    cn_kernelReference = 1,
+};
+extern const char* const cn_kernelChoices[2];
+
+// The sweep solver's loop: sweeps of `kind` with the hooks from the parameters until the budget,
+// a stopping rule or a failure ends it. Its own measure is the update energy of the last sweep,
+// sqrt(sum A_ii dlambda^2) / (|D^1/2 lambda| + |D^-1/2 b|): for a Gauss-Seidel sweep the natural
+// map at the mixed iterate, so the grading merit is computed only to confirm convergence (when the
+// measure is at or below the tolerance) or when a history is asked for. Rules (Erleben's notes,
+// 4.2) on that measure: absolute (confirmed on the merit), relative, stagnation, and divergence
+// (the measure grows past divergence_factor times its first value: cn_solveDiverged with the
+// iterate whose measure was smallest).
+void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* params, cnSweepKind kind,
+                   const cnSolverBudget* budget, const cnSolverProblem* problem, const cnPrepared* prepared,
+                   cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats, double* memory );
+
+// The table of a sweep solver, in cnSweepParamIndex order; the relaxation's default is its own.
+// clang-format off
+#define CN_SWEEP_PARAM_TABLE( relaxationDefault )                                                              \
+    { "iterations", "sweep budget per solve", 10.0, 1.0, 1000000.0, cn_paramInteger, NULL, 0 },               \
+    { "tolerance", "stop when the grading merit (natural map, unit-free) is at most this (0: run the budget)", \
+      1e-6, 0.0, 1.0, cn_paramNumber, NULL, 0 },                                                              \
+    { "deadline_ms", "stop after this many milliseconds of a solve (0: no deadline)", 0.0, 0.0, 1e6,         \
+      cn_paramNumber, NULL, 0 },                                                                              \
+    { "warm_start", "1: the world starts from the contact cache's impulses (the solver starts from the "      \
+                    "lambda it is given either way)", 1.0, 0.0, 1.0, cn_paramToggle, NULL, 0 },              \
+    { "relaxation", "step factor: lambda_i -= relaxation * w_i / A_ii before the projection",                \
+      ( relaxationDefault ), 0.0, 2.0, cn_paramNumber, NULL, 0 },                                            \
+    { "kernel", "fast: contact-point blocks with W J^T prepared; reference: the textbook row sweep",          \
+      0.0, 0.0, 1.0, cn_paramChoice, cn_kernelChoices, 2 },                                                   \
+    { "relative_tolerance", "stop when the measure changes by at most this fraction in a sweep (0: off)",     \
+      0.0, 0.0, 1.0, cn_paramNumber, NULL, 0 },                                                               \
+    { "stagnation_tolerance", "stop when the measure is at most this, unconfirmed (0: off)", 0.0, 0.0, 1.0,   \
+      cn_paramNumber, NULL, 0 },                                                                              \
+    { "divergence_factor", "diverged when the measure exceeds this times its first value (0: off)", 1e4,    \
+      0.0, 1e300, cn_paramNumber, NULL, 0 }
+// clang-format on

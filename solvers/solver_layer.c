@@ -1,0 +1,448 @@
+// SPDX-License-Identifier: MIT
+// The solver layer: the registry of built-in solvers (the X-list in solver_list.h), parameters
+// read and checked by name, and one solve as every caller runs it (cnLayerSolve): check, prepare,
+// solve, grade.
+
+#include "solver_layer.h"
+
+#include "arena.h"
+#include "core.h"
+#include "solver_kit.h"
+
+#include "cairn/lcp_io.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CN_SOLVER( symbol ) extern const cnSolverVTable symbol;
+#include "solver_list.h"
+#undef CN_SOLVER
+
+static const cnSolverVTable* const cn_solvers[] = {
+#define CN_SOLVER( symbol ) &symbol,
+#include "solver_list.h"
+#undef CN_SOLVER
+};
+
+int cnGetSolverCount( void )
+{
+    return (int)( sizeof( cn_solvers ) / sizeof( cn_solvers[0] ) );
+}
+
+const cnSolverVTable* cnGetSolverAt( int index )
+{
+    return index >= 0 && index < cnGetSolverCount() ? cn_solvers[index] : NULL;
+}
+
+const cnSolverVTable* cnFindSolver( const char* name )
+{
+    if ( name == NULL )
+    {
+        return NULL;
+    }
+    for ( int i = 0; i < cnGetSolverCount(); ++i )
+    {
+        if ( strcmp( cn_solvers[i]->name, name ) == 0 )
+        {
+            return cn_solvers[i];
+        }
+    }
+    return NULL;
+}
+
+const char* cnSolveStatusName( cnSolveStatus status )
+{
+    switch ( status )
+    {
+#define CN_SOLVE_STATUS_NAME( name, text, usable )                                                                     \
+    case name:                                                                                                         \
+        return text;
+        CN_SOLVE_STATUS_LIST( CN_SOLVE_STATUS_NAME )
+#undef CN_SOLVE_STATUS_NAME
+        default:
+            return "unknown";
+    }
+}
+
+bool cnSolveStatusIsUsable( cnSolveStatus status, uint32_t caps )
+{
+    if ( status == cn_solveMaxIterations && ( caps & cn_solverDirect ) != 0 )
+    {
+        return false;
+    }
+    switch ( status )
+    {
+#define CN_SOLVE_STATUS_USABLE( name, text, usable )                                                                   \
+    case name:                                                                                                         \
+        return usable;
+        CN_SOLVE_STATUS_LIST( CN_SOLVE_STATUS_USABLE )
+#undef CN_SOLVE_STATUS_USABLE
+        default:
+            return false;
+    }
+}
+
+// ---- parameters ---------------------------------------------------------------------------------
+
+int cnFindSolverParam( const cnSolverVTable* solver, const char* name )
+{
+    if ( solver == NULL || name == NULL )
+    {
+        return -1;
+    }
+    for ( int i = 0; i < solver->paramCount; ++i )
+    {
+        if ( strcmp( solver->params[i].name, name ) == 0 )
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+double cnSolverParamValue( const cnSolverParam* table, int count, const double* params, int index )
+{
+    if ( table == NULL || index < 0 || index >= count )
+    {
+        return 0.0;
+    }
+    const cnSolverParam* param = table + index;
+    if ( params == NULL || isnan( params[index] ) )
+    {
+        return param->defaultValue;
+    }
+    double value = params[index];
+    return value < param->minValue ? param->minValue : ( value > param->maxValue ? param->maxValue : value );
+}
+
+cnStatus cnCheckSolverParam( const cnSolverParam* param, double value, char* message, int messageSize )
+{
+    if ( param == NULL )
+    {
+        cnFormat( message, messageSize, "no parameter" );
+        return cn_statusInvalidArgument;
+    }
+    if ( isfinite( value ) == false )
+    {
+        cnFormat( message, messageSize, "%s: not a finite number", param->name );
+        return cn_statusNonFinite;
+    }
+    if ( value < param->minValue || value > param->maxValue )
+    {
+        char low[32];
+        char high[32];
+        cnFormatNumber( low, sizeof( low ), param->minValue );
+        cnFormatNumber( high, sizeof( high ), param->maxValue );
+        cnFormat( message, messageSize, "%s: %g is outside [%s, %s]", param->name, value, low, high );
+        return cn_statusInvalidArgument;
+    }
+    bool whole = value == floor( value );
+    if ( ( param->type == cn_paramInteger || param->type == cn_paramChoice ) && whole == false )
+    {
+        cnFormat( message, messageSize, "%s: %g is not a whole number", param->name, value );
+        return cn_statusInvalidArgument;
+    }
+    if ( param->type == cn_paramToggle && value != 0.0 && value != 1.0 )
+    {
+        cnFormat( message, messageSize, "%s: a toggle is 0 or 1, got %g", param->name, value );
+        return cn_statusInvalidArgument;
+    }
+    if ( param->type == cn_paramChoice && ( value < 0.0 || value >= (double)param->choiceCount ) )
+    {
+        cnFormat( message, messageSize, "%s: %g is not one of its %d choices", param->name, value,
+                  param->choiceCount );
+        return cn_statusInvalidArgument;
+    }
+    return cn_statusOk;
+}
+
+cnStatus cnParseSolverParam( const cnSolverParam* param, const char* text, double* value, char* message,
+                             int messageSize )
+{
+    if ( param == NULL || text == NULL || value == NULL )
+    {
+        cnFormat( message, messageSize, "no parameter or no text" );
+        return cn_statusInvalidArgument;
+    }
+    if ( param->type == cn_paramChoice )
+    {
+        for ( int k = 0; k < param->choiceCount; ++k )
+        {
+            if ( strcmp( param->choices[k], text ) == 0 )
+            {
+                *value = (double)k;
+                return cn_statusOk;
+            }
+        }
+    }
+    if ( param->type == cn_paramToggle && ( strcmp( text, "true" ) == 0 || strcmp( text, "false" ) == 0 ) )
+    {
+        *value = text[0] == 't' ? 1.0 : 0.0;
+        return cn_statusOk;
+    }
+    char* end = NULL;
+    errno = 0;
+    double number = strtod( text, &end );
+    if ( end == text || *end != '\0' || errno == ERANGE )
+    {
+        if ( param->type == cn_paramChoice )
+        {
+            char names[256] = "";
+            for ( int k = 0; k < param->choiceCount; ++k )
+            {
+                size_t used = strlen( names );
+                cnFormat( names + used, (int)( sizeof( names ) - used ), "%s%s", k > 0 ? ", " : "",
+                          param->choices[k] );
+            }
+            cnFormat( message, messageSize, "%s: '%s' is not one of %s", param->name, text, names );
+        }
+        else
+        {
+            cnFormat( message, messageSize, "%s: expected a number, got '%s'", param->name, text );
+        }
+        return cn_statusInvalidArgument;
+    }
+    cnStatus status = cnCheckSolverParam( param, number, message, messageSize );
+    if ( status == cn_statusOk )
+    {
+        *value = number;
+    }
+    return status;
+}
+
+const char* cnFormatSolverParam( const cnSolverParam* param, double value, char* buffer, int size )
+{
+    if ( buffer == NULL || size <= 0 )
+    {
+        return "";
+    }
+    if ( param != NULL && param->type == cn_paramChoice && value >= 0.0 && value < (double)param->choiceCount &&
+         value == floor( value ) )
+    {
+        cnFormat( buffer, size, "%s", param->choices[(int)value] );
+    }
+    else if ( param != NULL && param->type == cn_paramToggle && ( value == 0.0 || value == 1.0 ) )
+    {
+        cnFormat( buffer, size, "%s", value != 0.0 ? "true" : "false" );
+    }
+    else if ( param != NULL && param->type == cn_paramInteger && fabs( value ) < 1e15 )
+    {
+        cnFormat( buffer, size, "%.0f", value );
+    }
+    else
+    {
+        cnFormat( buffer, size, "%.17g", value );
+        // the shortest text that reads back to the same number
+        for ( int digits = 6; digits < 17; ++digits )
+        {
+            char shorter[40];
+            cnFormat( shorter, (int)sizeof( shorter ), "%.*g", digits, value );
+            if ( strtod( shorter, NULL ) == value )
+            {
+                cnFormat( buffer, size, "%s", shorter );
+                break;
+            }
+        }
+    }
+    return buffer;
+}
+
+cnSolverBudget cnBudgetFromParams( const cnSolverVTable* solver, const double* params )
+{
+    cnSolverBudget budget = { 1000, 0.0, 0.0 };
+    int iterations = cnFindSolverParam( solver, "iterations" );
+    int tolerance = cnFindSolverParam( solver, "tolerance" );
+    int deadline = cnFindSolverParam( solver, "deadline_ms" );
+    if ( iterations >= 0 )
+    {
+        budget.maxIterations = (int)cnSolverParamValue( solver->params, solver->paramCount, params, iterations );
+    }
+    if ( tolerance >= 0 )
+    {
+        budget.tolerance = cnSolverParamValue( solver->params, solver->paramCount, params, tolerance );
+    }
+    if ( deadline >= 0 )
+    {
+        budget.deadlineMs = cnSolverParamValue( solver->params, solver->paramCount, params, deadline );
+    }
+    budget.maxIterations = budget.maxIterations > 0 ? budget.maxIterations : 1;
+    return budget;
+}
+
+// ---- one solve --------------------------------------------------------------------------------------
+
+// what the problem holds that the solver cannot take; NULL when it can take everything
+static const char* cnRefusal( const cnSolverVTable* solver, const cnSolverProblem* problem )
+{
+    uint32_t caps = solver->caps;
+    if ( problem->matrix != NULL && ( caps & cn_solverExplicit ) == 0 )
+    {
+        return "this solver takes matrix-free problems only, not an explicit matrix";
+    }
+    if ( problem->matrix == NULL && problem->rowCount > 0 && ( caps & cn_solverMatrixFree ) == 0 )
+    {
+        return "this solver takes explicit matrices only";
+    }
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        const cnRowGroup* group = problem->groups + g;
+        if ( group->kind == cn_groupContact && group->model == cn_frictionPyramid &&
+             ( caps & cn_solverFriction ) == 0 )
+        {
+            return "contacts with friction rows: this solver takes frictionless normals only";
+        }
+        if ( group->kind == cn_groupContact && group->model == cn_frictionCone && ( caps & cn_solverCone ) == 0 )
+        {
+            return "contacts with the exact friction cone: this solver solves the pyramid only";
+        }
+        if ( group->kind == cn_groupBounded && ( caps & cn_solverBounded ) == 0 )
+        {
+            return "bounded rows: this solver takes complementarity rows only";
+        }
+        if ( group->kind == cn_groupBilateral && ( caps & cn_solverBilateral ) == 0 )
+        {
+            return "bilateral (joint) rows: this solver does not take them";
+        }
+    }
+    return NULL;
+}
+
+void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params, const cnSolverBudget* budget,
+                   cnSolverProblem* problem, cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
+{
+    uint64_t start = cnGetTicks();
+    cnSolverMerits nan = { (double)NAN, (double)NAN, (double)NAN, (double)NAN, (double)NAN };
+    *stats = ( cnSolverStats ){ .status = cn_solveUnsupported, .residual = (double)NAN,
+                                .ownMeasure = (double)NAN, .merits = nan };
+
+    const char* why = NULL;
+    if ( cnValidateProblem( problem, &why ) == false )
+    {
+        stats->reason = why;
+        stats->milliseconds = cnGetMilliseconds( start );
+        return;
+    }
+    if ( problem->rowCount > 0 && solution->lambda == NULL )
+    {
+        stats->reason = "no room for the impulses";
+        stats->milliseconds = cnGetMilliseconds( start );
+        return;
+    }
+    cnScratch scratch = { .arena = arena };
+    cnPrepared prepared;
+    if ( cnPrepareProblem( problem, &scratch, &prepared ) == false )
+    {
+        stats->reason = "out of memory";
+        stats->milliseconds = cnGetMilliseconds( start );
+        return;
+    }
+    // a guess is only a guess: non-finite entries start from zero
+    for ( int i = 0; i < problem->rowCount; ++i )
+    {
+        if ( isfinite( solution->lambda[i] ) == false )
+        {
+            solution->lambda[i] = 0.0;
+        }
+    }
+
+    const char* refusal = cnRefusal( solver, problem );
+    if ( refusal != NULL )
+    {
+        stats->reason = refusal;
+    }
+    else if ( problem->rowCount == 0 )
+    {
+        stats->status = cn_solveConverged;
+    }
+    else
+    {
+        solver->solve( state, params, budget, problem, &prepared, solution, arena, stats );
+        // the oracle may have appended rows: grade all of them
+        cnPrepareRows( problem, &prepared );
+        if ( stats->reason == NULL && stats->status == cn_solveUnsupported && prepared.singularRows > 0 )
+        {
+            stats->reason = "a row's diagonal A_ii is zero, negative or not finite";
+        }
+        if ( stats->reason == NULL && stats->status == cn_solveNonFinite )
+        {
+            stats->reason = "NaN or infinity in the problem or an iterate";
+        }
+    }
+
+    // grade what came back (for an unsupported problem: the guess)
+    double* velocity = cnScratchDoubles( &scratch, 6 * problem->bodyCount );
+    double* w = cnScratchDoubles( &scratch, problem->rowCount );
+    if ( velocity != NULL && w != NULL )
+    {
+        cnComputeVelocity( problem, &prepared, solution->lambda, velocity );
+        cnComputeW( problem, &prepared, solution->lambda, velocity, w );
+        cnMeritsFromW( problem, &prepared, solution->lambda, w, &stats->merits );
+        stats->residual = solver->model == cn_modelCone ? stats->merits.cone : stats->merits.naturalMap;
+        // the merit met the tolerance (a zero tolerance is met by an exact answer)
+        if ( stats->status == cn_solveMaxIterations && stats->residual <= budget->tolerance )
+        {
+            stats->status = cn_solveConverged;
+        }
+        // the history's last entry is the returned impulses' merit, recomputed from scratch
+        int recorded = stats->historyCount < solution->residualHistoryCapacity ? stats->historyCount
+                                                                                : solution->residualHistoryCapacity;
+        if ( solution->residualHistory != NULL && recorded > 0 && recorded == stats->historyCount )
+        {
+            solution->residualHistory[recorded - 1] = stats->residual;
+        }
+        if ( solution->deltaVelocity != NULL && problem->matrix == NULL &&
+             ( refusal != NULL || problem->rowCount == 0 ) )
+        {
+            memcpy( solution->deltaVelocity, velocity, 6 * (size_t)problem->bodyCount * sizeof( double ) );
+        }
+    }
+    if ( stats->historyCount > solution->residualHistoryCapacity )
+    {
+        stats->historyCount = solution->residualHistoryCapacity;
+    }
+    cnScratchRelease( &scratch );
+    stats->milliseconds = cnGetMilliseconds( start );
+}
+
+// one solve outside a world (cairn lcp, tests): parameters, state and a scratch arena of its own
+cnStatus cnRunSolver( const cnSolverVTable* solver, const double* params, cnSolverProblem* problem,
+                      cnSolverSolution* solution, const cnAllocator* allocator, cnSolverStats* stats )
+{
+    if ( solver == NULL || problem == NULL || solution == NULL || stats == NULL ||
+         ( problem->rowCount > 0 && solution->lambda == NULL ) ||
+         ( problem->matrix == NULL && problem->bodyCount > 0 && solution->deltaVelocity == NULL ) )
+    {
+        return cn_statusInvalidArgument;
+    }
+    *stats = ( cnSolverStats ){ .status = cn_solveUnsupported, .residual = (double)NAN };
+    if ( solver->solve == NULL || solver->apiVersion != CN_SOLVER_API_VERSION || solver->paramCount < 0 ||
+         solver->paramCount > CN_MAX_SOLVER_PARAMS || ( solver->paramCount > 0 && solver->params == NULL ) )
+    {
+        return cn_statusUnsupported;
+    }
+
+    // the parameters: the caller's, or every default
+    double values[CN_MAX_SOLVER_PARAMS];
+    for ( int i = 0; i < solver->paramCount; ++i )
+    {
+        values[i] = params != NULL ? params[i] : solver->params[i].defaultValue;
+    }
+
+    void* state = NULL;
+    cnStatus status = solver->create != NULL ? solver->create( values, allocator, &state ) : cn_statusOk;
+    if ( status == cn_statusOk )
+    {
+        cnArena arena;
+        cnCreateArena( &arena, allocator, 0 );
+        cnSolverBudget budget = cnBudgetFromParams( solver, values );
+        cnLayerSolve( solver, state, values, &budget, problem, solution, &arena, stats );
+        cnDestroyArena( &arena );
+        if ( solver->destroy != NULL )
+        {
+            solver->destroy( state, allocator );
+        }
+    }
+    return status;
+}
