@@ -949,3 +949,14 @@ const char* cnProblemFormatName( cnProblemFormat format )
             return "unknown";
     }
 }
+
+cnStatus cnWriteProblemFile( const char* path, const cnSolverProblem* problem, const double* start,
+                             const double* lambda, char* message, int messageSize )
+{
+    (void)path;
+    (void)problem;
+    (void)start;
+    (void)lambda;
+    cnFormat( message, messageSize, "cnWriteProblemFile: not implemented yet" );
+    return cn_statusUnsupported;
+}

@@ -47,6 +47,10 @@ typedef struct cnFileProblem
     cnProblemFormat format;
     /// FC3D: the number of contacts (3 rows each); LCP: 0.
     int contactCount;
+    /// Nullable (rowCount): impulses a solve of this problem started from, and the impulses it
+    /// returned, when the file carries them (files written by cnWriteProblemFile do).
+    double* start;
+    double* reference;
     /// The one block holding every array, and the allocator it came from.
     void* memory;
     size_t memorySize;
@@ -73,6 +77,17 @@ CN_API void cnDestroyFileProblem( cnFileProblem* problem );
 
 /// Static name of a format: "auto", "siconos_lcp", "siconos_fc3d".
 CN_API const char* cnProblemFormatName( cnProblemFormat format );
+
+/// Write a problem in the Siconos text format cnReadProblemFile reads: FC3D when its groups are all
+/// contacts (with their mu), LCP when they are all frictionless normals; the matrix A +
+/// diag(softness) explicitly (built from J and W for a matrix-free problem), as a sparse block
+/// matrix. `start` and `lambda` (nullable, rowCount) are appended after the problem as two blocks
+/// that Siconos' readers ignore and cnReadProblemFile reads back into `start` and `reference`.
+/// cn_statusUnsupported (with the reason in `message`) for a problem that mixes contacts with other
+/// rows or has bounded or bilateral rows, which neither format holds; cn_statusIoError when the
+/// file cannot be written.
+CN_API cnStatus cnWriteProblemFile( const char* path, const cnSolverProblem* problem, const double* start,
+                                    const double* lambda, char* message, int messageSize );
 
 /// Run `solver` once on `problem` outside a world, as the world's layer runs it: the budget from
 /// the solver's "iterations", "tolerance" and "deadline_ms", the problem checked against the
