@@ -29,19 +29,108 @@ const char* const cn_kernelChoices[2] = { "fast", "reference" };
 
 // ---- the fast Gauss-Seidel kernel ---------------------------------------------------------------
 
-// J . v for one side, even terms and odd terms apart
-static inline void cnDotSide( const double* j, const double* v, double* even, double* odd )
+// Force the kernel's pieces inline: each call site passes constant flags, and only an inlined copy
+// folds them into a loop of its own with the body velocities in registers.
+#if defined( __GNUC__ )
+#    define CN_KERNEL static inline __attribute__( ( always_inline ) )
+#else
+#    define CN_KERNEL static inline
+#endif
+
+// Two doubles side by side: a 128-bit register where SSE2 is there (every x86-64), a struct
+// elsewhere. Both do the same operations in the same order, so they give the same bits.
+#if defined( __SSE2__ )
+#    include <emmintrin.h>
+typedef __m128d cnPair;
+CN_KERNEL cnPair cnPairLoad( const double* p )
 {
-    *even += j[0] * v[0] + j[2] * v[2] + j[4] * v[4];
-    *odd += j[1] * v[1] + j[3] * v[3] + j[5] * v[5];
+    return _mm_loadu_pd( p );
+}
+CN_KERNEL void cnPairStore( double* p, cnPair a )
+{
+    _mm_storeu_pd( p, a );
+}
+CN_KERNEL cnPair cnPairSplat( double x )
+{
+    return _mm_set1_pd( x );
+}
+CN_KERNEL cnPair cnPairAdd( cnPair a, cnPair b )
+{
+    return _mm_add_pd( a, b );
+}
+CN_KERNEL cnPair cnPairMul( cnPair a, cnPair b )
+{
+    return _mm_mul_pd( a, b );
+}
+// low + high
+CN_KERNEL double cnPairSum( cnPair a )
+{
+    return _mm_cvtsd_f64( a ) + _mm_cvtsd_f64( _mm_unpackhi_pd( a, a ) );
+}
+#else
+typedef struct cnPair
+{
+    double lo, hi;
+} cnPair;
+CN_KERNEL cnPair cnPairLoad( const double* p )
+{
+    return ( cnPair ){ p[0], p[1] };
+}
+CN_KERNEL void cnPairStore( double* p, cnPair a )
+{
+    p[0] = a.lo;
+    p[1] = a.hi;
+}
+CN_KERNEL cnPair cnPairSplat( double x )
+{
+    return ( cnPair ){ x, x };
+}
+CN_KERNEL cnPair cnPairAdd( cnPair a, cnPair b )
+{
+    return ( cnPair ){ a.lo + b.lo, a.hi + b.hi };
+}
+CN_KERNEL cnPair cnPairMul( cnPair a, cnPair b )
+{
+    return ( cnPair ){ a.lo * b.lo, a.hi * b.hi };
+}
+CN_KERNEL double cnPairSum( cnPair a )
+{
+    return a.lo + a.hi;
+}
+#endif
+
+// A body's velocity (linear xyz, angular xyz) as three pairs.
+typedef struct cnBodyVelocity
+{
+    cnPair v01, v23, v45;
+} cnBodyVelocity;
+
+CN_KERNEL cnBodyVelocity cnLoadVelocity( const double* v )
+{
+    return ( cnBodyVelocity ){ cnPairLoad( v ), cnPairLoad( v + 2 ), cnPairLoad( v + 4 ) };
 }
 
-static inline void cnAddScaled( double* v, const double* wj, double delta )
+CN_KERNEL void cnStoreVelocity( double* v, cnBodyVelocity b )
 {
-    for ( int k = 0; k < 6; ++k )
-    {
-        v[k] += wj[k] * delta;
-    }
+    cnPairStore( v, b.v01 );
+    cnPairStore( v + 2, b.v23 );
+    cnPairStore( v + 4, b.v45 );
+}
+
+// acc + J . v, pairwise: lane 0 gathers the even terms, lane 1 the odd ones
+CN_KERNEL cnPair cnDotSide( cnPair acc, const double* j, const cnBodyVelocity* v )
+{
+    acc = cnPairAdd( acc, cnPairMul( cnPairLoad( j ), v->v01 ) );
+    acc = cnPairAdd( acc, cnPairMul( cnPairLoad( j + 2 ), v->v23 ) );
+    return cnPairAdd( acc, cnPairMul( cnPairLoad( j + 4 ), v->v45 ) );
+}
+
+// v += wj delta
+CN_KERNEL void cnAddScaled( cnBodyVelocity* v, const double* wj, cnPair delta )
+{
+    v->v01 = cnPairAdd( v->v01, cnPairMul( cnPairLoad( wj ), delta ) );
+    v->v23 = cnPairAdd( v->v23, cnPairMul( cnPairLoad( wj + 2 ), delta ) );
+    v->v45 = cnPairAdd( v->v45, cnPairMul( cnPairLoad( wj + 4 ), delta ) );
 }
 
 // bounds of row k of a group whose normal impulse (contacts) is `normal`
@@ -73,112 +162,179 @@ static inline double cnClamp( double x, double low, double high )
     return x > high ? high : x;
 }
 
-// The rows of one group, bodies a and b (-1 when absent, never equal), velocities in va and vb.
-// `sides`: 1 body A only, 2 body B only, 3 both; constant at each call site, so each case compiles
-// to its own loop.
-static inline void cnSweepGroup( const cnSolverProblem* problem, const cnPrepared* prepared,
-                                 const cnRowGroup* group, const cnSweepHooks* hooks, int sides, double* lambda,
-                                 double* va, double* vb, cnSweepResult* result )
+// The flags a kernel copy is compiled for.
+enum
+{
+    cn_kernelBodyA = 1,  // body A is dynamic (its velocity in va)
+    cn_kernelBodyB = 2,  // body B is dynamic (in vb)
+    cn_kernelSoft = 4,   // rows may have softness
+    cn_kernelHooked = 8, // memory or frozen bounds
+};
+
+// One row: w from the velocities, the relaxed step, the clamp, the velocity update. Returns the
+// row's new impulse.
+CN_KERNEL double cnSweepRowUpdate( const cnSweepRow* row, double b, double softness, double invDiagonal,
+                                   double diagonal, double omega, double low, double high, double* lambda,
+                                   double* memory, cnBodyVelocity* va, cnBodyVelocity* vb, int flags,
+                                   cnSweepResult* result )
+{
+    cnPair acc = cnPairSplat( 0.0 );
+    if ( flags & cn_kernelBodyA )
+    {
+        acc = cnDotSide( acc, row->jA, va );
+    }
+    if ( flags & cn_kernelBodyB )
+    {
+        acc = cnDotSide( acc, row->jB, vb );
+    }
+    double old = *lambda;
+    double w = b + cnPairSum( acc );
+    if ( flags & cn_kernelSoft )
+    {
+        w += softness * old;
+    }
+    double y = old - omega * w * invDiagonal;
+    if ( ( flags & cn_kernelHooked ) && memory != NULL )
+    {
+        y += ( omega - 1.0 ) * *memory;
+    }
+    double updated = cnClamp( y, low, high );
+    if ( ( flags & cn_kernelHooked ) && memory != NULL )
+    {
+        *memory = y - updated;
+    }
+    double delta = updated - old;
+    *lambda = updated;
+    cnPair spread = cnPairSplat( delta );
+    if ( flags & cn_kernelBodyA )
+    {
+        cnAddScaled( va, row->wjA, spread );
+    }
+    if ( flags & cn_kernelBodyB )
+    {
+        cnAddScaled( vb, row->wjB, spread );
+    }
+    result->updateEnergy += diagonal * delta * delta;
+    result->lambdaEnergy += diagonal * updated * updated;
+    return updated;
+}
+
+// The rows of one group with the body velocities in va and vb. A contact's three rows are unrolled:
+// the normal in [0, inf), the tangents in +-mu lambda_n of the normal just updated.
+CN_KERNEL void cnSweepGroup( const cnSolverProblem* problem, const cnPrepared* prepared, const cnRowGroup* group,
+                             const cnSweepHooks* hooks, double* lambda, cnBodyVelocity* va, cnBodyVelocity* vb,
+                             int flags, cnSweepResult* result )
 {
     const double omega = hooks->relaxation;
     const double* softness = problem->softness;
-    int first = group->firstRow;
-    for ( int k = 0; k < group->rowCount; ++k )
+    const double* b = problem->b;
+    const double* invDiagonal = prepared->invDiagonal;
+    const double* diagonal = prepared->diagonal;
+    const cnSweepRow* rows = prepared->sweepRows;
+    double* memory = ( flags & cn_kernelHooked ) ? hooks->memory : NULL;
+    bool frozen = ( flags & cn_kernelHooked ) && hooks->frozenLow != NULL;
+    int i = group->firstRow;
+    if ( group->kind == cn_groupContact && frozen == false )
     {
-        int i = first + k;
-        const cnSweepRow* row = prepared->sweepRows + i;
-        double even = 0.0;
-        double odd = 0.0;
-        if ( sides & 1 )
-        {
-            cnDotSide( row->jA, va, &even, &odd );
-        }
-        if ( sides & 2 )
-        {
-            cnDotSide( row->jB, vb, &even, &odd );
-        }
-        double old = lambda[i];
-        double w = problem->b[i] + ( even + odd );
-        if ( softness != NULL )
-        {
-            w += softness[i] * old;
-        }
+        double normal = cnSweepRowUpdate( rows + i, b[i], ( flags & cn_kernelSoft ) ? softness[i] : 0.0,
+                                          invDiagonal[i], diagonal[i], omega, 0.0, (double)INFINITY, lambda + i,
+                                          memory != NULL ? memory + i : NULL, va, vb, flags, result );
+        double limit = group->mu * normal;
+        limit = limit > 0.0 ? limit : 0.0;
+        cnSweepRowUpdate( rows + i + 1, b[i + 1], ( flags & cn_kernelSoft ) ? softness[i + 1] : 0.0,
+                          invDiagonal[i + 1], diagonal[i + 1], omega, -limit, limit, lambda + i + 1,
+                          memory != NULL ? memory + i + 1 : NULL, va, vb, flags, result );
+        cnSweepRowUpdate( rows + i + 2, b[i + 2], ( flags & cn_kernelSoft ) ? softness[i + 2] : 0.0,
+                          invDiagonal[i + 2], diagonal[i + 2], omega, -limit, limit, lambda + i + 2,
+                          memory != NULL ? memory + i + 2 : NULL, va, vb, flags, result );
+        return;
+    }
+    for ( int k = 0; k < group->rowCount; ++k, ++i )
+    {
         double low, high;
-        if ( hooks->frozenLow != NULL )
+        if ( frozen )
         {
             low = hooks->frozenLow[i];
             high = hooks->frozenHigh[i];
         }
         else
         {
-            cnGroupBounds( problem, group, i, k, lambda[first], &low, &high );
+            cnGroupBounds( problem, group, i, k, lambda[group->firstRow], &low, &high );
         }
-        double y = old - omega * w * prepared->invDiagonal[i];
-        if ( hooks->memory != NULL )
+        cnSweepRowUpdate( rows + i, b[i], ( flags & cn_kernelSoft ) ? softness[i] : 0.0, invDiagonal[i],
+                          diagonal[i], omega, low, high, lambda + i, memory != NULL ? memory + i : NULL, va, vb,
+                          flags, result );
+    }
+}
+
+// Every group, with `flags` telling softness and hooks apart (constant in each caller's copy).
+CN_KERNEL void cnSweepGroups( const cnSolverProblem* problem, const cnPrepared* prepared,
+                              const cnSweepHooks* hooks, double* lambda, double* velocity, int flags,
+                              cnSweepResult* result )
+{
+    cnBodyVelocity none = { cnPairSplat( 0.0 ), cnPairSplat( 0.0 ), cnPairSplat( 0.0 ) };
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        const cnRowGroup* group = problem->groups + g;
+        int a = problem->bodyA[group->firstRow];
+        int b = problem->bodyB[group->firstRow];
+        if ( a >= 0 && b >= 0 && a != b )
         {
-            y += ( omega - 1.0 ) * hooks->memory[i];
+            cnBodyVelocity va = cnLoadVelocity( velocity + 6 * a );
+            cnBodyVelocity vb = cnLoadVelocity( velocity + 6 * b );
+            cnSweepGroup( problem, prepared, group, hooks, lambda, &va, &vb, flags | cn_kernelBodyA | cn_kernelBodyB,
+                          result );
+            cnStoreVelocity( velocity + 6 * a, va );
+            cnStoreVelocity( velocity + 6 * b, vb );
         }
-        double updated = cnClamp( y, low, high );
-        if ( hooks->memory != NULL )
+        else if ( a >= 0 && b < 0 )
         {
-            hooks->memory[i] = y - updated;
+            cnBodyVelocity va = cnLoadVelocity( velocity + 6 * a );
+            cnSweepGroup( problem, prepared, group, hooks, lambda, &va, &none, flags | cn_kernelBodyA, result );
+            cnStoreVelocity( velocity + 6 * a, va );
         }
-        double delta = updated - old;
-        lambda[i] = updated;
-        if ( sides & 1 )
+        else if ( b >= 0 && a < 0 )
         {
-            cnAddScaled( va, row->wjA, delta );
+            cnBodyVelocity vb = cnLoadVelocity( velocity + 6 * b );
+            cnSweepGroup( problem, prepared, group, hooks, lambda, &none, &vb, flags | cn_kernelBodyB, result );
+            cnStoreVelocity( velocity + 6 * b, vb );
         }
-        if ( sides & 2 )
+        else if ( a >= 0 )
         {
-            cnAddScaled( vb, row->wjB, delta );
+            // both sides on one body: J_A + J_B act on it, both through the one velocity
+            cnBodyVelocity v = cnLoadVelocity( velocity + 6 * a );
+            cnSweepGroup( problem, prepared, group, hooks, lambda, &v, &v, flags | cn_kernelBodyA | cn_kernelBodyB,
+                          result );
+            cnStoreVelocity( velocity + 6 * a, v );
         }
-        double d = prepared->diagonal[i];
-        result->updateEnergy += d * delta * delta;
-        result->lambdaEnergy += d * updated * updated;
+        else
+        {
+            // no body at all: w is b alone
+            cnSweepGroup( problem, prepared, group, hooks, lambda, &none, &none, flags, result );
+        }
     }
 }
 
 static void cnSweepFast( const cnSolverProblem* problem, const cnPrepared* prepared, const cnSweepHooks* hooks,
                          double* lambda, double* velocity, cnSweepResult* result )
 {
-    for ( int g = 0; g < problem->groupCount; ++g )
+    bool hooked = hooks->memory != NULL || hooks->frozenLow != NULL;
+    bool soft = problem->softness != NULL;
+    if ( hooked && soft )
     {
-        const cnRowGroup* group = problem->groups + g;
-        int a = problem->bodyA[group->firstRow];
-        int b = problem->bodyB[group->firstRow];
-        double va[6];
-        double vb[6];
-        if ( a >= 0 && b >= 0 && a != b )
-        {
-            memcpy( va, velocity + 6 * a, sizeof( va ) );
-            memcpy( vb, velocity + 6 * b, sizeof( vb ) );
-            cnSweepGroup( problem, prepared, group, hooks, 3, lambda, va, vb, result );
-            memcpy( velocity + 6 * a, va, sizeof( va ) );
-            memcpy( velocity + 6 * b, vb, sizeof( vb ) );
-        }
-        else if ( a >= 0 && b < 0 )
-        {
-            memcpy( va, velocity + 6 * a, sizeof( va ) );
-            cnSweepGroup( problem, prepared, group, hooks, 1, lambda, va, vb, result );
-            memcpy( velocity + 6 * a, va, sizeof( va ) );
-        }
-        else if ( b >= 0 && a < 0 )
-        {
-            memcpy( vb, velocity + 6 * b, sizeof( vb ) );
-            cnSweepGroup( problem, prepared, group, hooks, 2, lambda, va, vb, result );
-            memcpy( velocity + 6 * b, vb, sizeof( vb ) );
-        }
-        else if ( a >= 0 )
-        {
-            // both sides on one body: J_A + J_B acts on it, through memory
-            cnSweepGroup( problem, prepared, group, hooks, 3, lambda, velocity + 6 * a, velocity + 6 * a, result );
-        }
-        else
-        {
-            // no body at all: w is b alone
-            cnSweepGroup( problem, prepared, group, hooks, 0, lambda, va, vb, result );
-        }
+        cnSweepGroups( problem, prepared, hooks, lambda, velocity, cn_kernelHooked | cn_kernelSoft, result );
+    }
+    else if ( hooked )
+    {
+        cnSweepGroups( problem, prepared, hooks, lambda, velocity, cn_kernelHooked, result );
+    }
+    else if ( soft )
+    {
+        cnSweepGroups( problem, prepared, hooks, lambda, velocity, cn_kernelSoft, result );
+    }
+    else
+    {
+        cnSweepGroups( problem, prepared, hooks, lambda, velocity, 0, result );
     }
 }
 

@@ -471,6 +471,154 @@ START_TEST( residual_history_records_every_sweep )
 }
 END_TEST
 
+// The fast kernel (contact-point blocks, W J^T prepared, multiplication by 1 / A_ii) and the
+// reference kernel (the textbook row sweep) give the same iterates to round-off on an engine-like
+// problem: a spinning, sliding stack of 6 with friction and some soft rows, over 1 to 200 sweeps
+START_TEST( fast_kernel_agrees_with_the_reference_kernel )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateStack( 6, 9.81 / 60.0, 0.6 );
+    for ( int k = 0; k < 6; ++k )
+    {
+        lcp->freeVelocity[6 * k + 0] = 0.02 * k;
+        lcp->freeVelocity[6 * k + 3] = 0.05 * ( k + 1 );
+        lcp->freeVelocity[6 * k + 4] = -0.03;
+    }
+    cntFinishB( lcp );
+    double softness[72] = { 0 };
+    for ( int i = 0; i < lcp->problem.rowCount; i += 7 )
+    {
+        softness[i] = 0.05;
+    }
+    lcp->problem.softness = softness;
+    double params[cn_sweepParamCount];
+    for ( int k = 0; k < cn_sweepParamCount; ++k )
+    {
+        params[k] = solver->params[k].defaultValue;
+    }
+    params[cn_sweepParamTolerance] = 0.0;
+    params[cn_sweepParamDivergenceFactor] = 0.0;
+    static const int sweeps[4] = { 1, 10, 50, 200 };
+    double worst = 0.0;
+    for ( int s = 0; s < 4; ++s )
+    {
+        double fast[72] = { 0 };
+        double reference[72] = { 0 };
+        double dvFast[36] = { 0 };
+        double dvReference[36] = { 0 };
+        params[cn_sweepParamIterations] = sweeps[s];
+        params[cn_sweepParamKernel] = cn_kernelFast;
+        cnSolverStats a = cntSolveWithParams( solver, &lcp->problem, fast, dvFast, params, NULL, 0 );
+        params[cn_sweepParamKernel] = cn_kernelReference;
+        cnSolverStats b = cntSolveWithParams( solver, &lcp->problem, reference, dvReference, params, NULL, 0 );
+        ck_assert_int_eq( a.iterations, sweeps[s] );
+        ck_assert_int_eq( b.iterations, sweeps[s] );
+        double scale = 0.0;
+        for ( int i = 0; i < lcp->problem.rowCount; ++i )
+        {
+            scale = fmax( scale, fabs( reference[i] ) );
+        }
+        for ( int i = 0; i < lcp->problem.rowCount; ++i )
+        {
+            worst = fmax( worst, fabs( fast[i] - reference[i] ) / scale );
+        }
+        for ( int k = 0; k < 36; ++k )
+        {
+            worst = fmax( worst, fabs( dvFast[k] - dvReference[k] ) / fmax( 1.0, fabs( dvReference[k] ) ) );
+        }
+    }
+    printf( "%s: fast against reference kernel, worst relative difference %.3g\n", solver->name, worst );
+    ck_assert( worst <= 1e-12 );
+    lcp->problem.softness = NULL;
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// The kernel's hooks: with relaxation 1 the overshoot memory has coefficient 0 and the sweep is
+// PGS bit for bit; frozen bounds equal to the model's own give PGS's iterate of the first sweep;
+// a memory with relaxation 1.5 changes the iterates and records y - clamp(y)
+START_TEST( sweep_hooks_memory_and_frozen_bounds )
+{
+    cntLcp* lcp = cntCreateStack( 3, 0.3, 0.5 );
+    cnSolverProblem* p = &lcp->problem;
+    int n = p->rowCount;
+    cnScratch scratch = { .arena = NULL };
+    cnPrepared prepared;
+    ck_assert( cnPrepareProblem( p, &scratch, &prepared ) );
+    double plain[36] = { 0 }, withMemory[36] = { 0 }, memory[36] = { 0 };
+    double velocity[18] = { 0 }, velocityMemory[18] = { 0 };
+    cnSweepHooks hooks = { .relaxation = 1.0 };
+    cnSweepHooks memoryHooks = { .relaxation = 1.0, .memory = memory };
+    for ( int sweep = 0; sweep < 20; ++sweep )
+    {
+        cnSweep( p, &prepared, cn_sweepGaussSeidel, &hooks, plain, velocity, NULL );
+        cnSweep( p, &prepared, cn_sweepGaussSeidel, &memoryHooks, withMemory, velocityMemory, NULL );
+    }
+    int failures = 0;
+    for ( int i = 0; i < n; ++i )
+    {
+        failures += plain[i] != withMemory[i];
+    }
+
+    // frozen bounds: the model's bounds of the current iterate, held fixed for one sweep
+    double low[36], high[36], frozen[36], velocityFrozen[18], again[36], velocityAgain[18];
+    memcpy( frozen, plain, sizeof( frozen ) );
+    memcpy( again, plain, sizeof( again ) );
+    memcpy( velocityFrozen, velocity, sizeof( velocityFrozen ) );
+    memcpy( velocityAgain, velocity, sizeof( velocityAgain ) );
+    for ( int i = 0; i < n; ++i )
+    {
+        cnRowBounds( p, &prepared, plain, i, low + i, high + i );
+    }
+    cnSweepHooks frozenHooks = { .relaxation = 1.0, .frozenLow = low, .frozenHigh = high };
+    cnSweep( p, &prepared, cn_sweepGaussSeidel, &frozenHooks, frozen, velocityFrozen, NULL );
+    cnSweep( p, &prepared, cn_sweepGaussSeidel, &hooks, again, velocityAgain, NULL );
+    for ( int i = 0; i < n; ++i )
+    {
+        // the friction bounds differ only through the normal impulses, converged to 1e-3 here
+        failures += fabs( frozen[i] - again[i] ) > 1e-3 * fmax( 1.0, fabs( again[i] ) );
+        failures += frozen[i] < low[i] || frozen[i] > high[i];
+    }
+
+    // over-relaxed with memory: y - clamp(y) is recorded where the clamp acted
+    double relaxed[36] = { 0 }, relaxedMemory[36] = { 0 }, velocityRelaxed[18] = { 0 };
+    cnSweepHooks amgs = { .relaxation = 1.5, .memory = relaxedMemory };
+    cnSweep( p, &prepared, cn_sweepGaussSeidel, &amgs, relaxed, velocityRelaxed, NULL );
+    int clamped = 0;
+    for ( int i = 0; i < n; ++i )
+    {
+        clamped += relaxedMemory[i] != 0.0;
+    }
+    ck_assert_int_gt( clamped, 0 );
+    ck_assert_int_eq( failures, 0 );
+    cnScratchRelease( &scratch );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// A deadline of a microsecond stops a long solve early with cn_solveDeadline, still usable
+START_TEST( a_deadline_stops_the_solve )
+{
+    const cnSolverVTable* solver = cntSweepSolver( _i );
+    cntLcp* lcp = cntCreateStack( 6, 9.81 / 60.0, 0.6 );
+    double params[cn_sweepParamCount];
+    for ( int k = 0; k < cn_sweepParamCount; ++k )
+    {
+        params[k] = solver->params[k].defaultValue;
+    }
+    params[cn_sweepParamIterations] = 1000000;
+    params[cn_sweepParamTolerance] = 0.0;
+    params[cn_sweepParamDeadline] = 0.001;
+    double lambda[72] = { 0 };
+    cnSolverStats stats = cntSolveWithParams( solver, &lcp->problem, lambda, NULL, params, NULL, 0 );
+    ck_assert_int_eq( stats.status, cn_solveDeadline );
+    ck_assert_int_ge( stats.iterations, 1 );
+    ck_assert_int_lt( stats.iterations, 1000000 );
+    ck_assert( cnSolveStatusIsUsable( stats.status, solver->caps ) );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
 Suite* cntSweepsSuite( void )
 {
     Suite* suite = suite_create( "sweeps" );
@@ -489,6 +637,9 @@ Suite* cntSweepsSuite( void )
     tcase_add_loop_test( tc, warm_start_from_the_solution_converges_at_once, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, degenerate_inputs, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, residual_history_records_every_sweep, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, fast_kernel_agrees_with_the_reference_kernel, 0, 2 );
+    tcase_add_test( tc, sweep_hooks_memory_and_frozen_bounds );
+    tcase_add_loop_test( tc, a_deadline_stops_the_solve, 0, CNT_SWEEP_SOLVERS );
     suite_add_tcase( suite, tc );
     return suite;
 }
