@@ -94,7 +94,7 @@ static bool cnAABB_Contains( const cnAABB* outer, const cnAABB* inner )
            inner->upper.y <= outer->upper.y && inner->upper.z <= outer->upper.z;
 }
 
-static bool cnAABB_IsValid( cnAABB a )
+bool cnAABB_IsValid( cnAABB a )
 {
     return isfinite( a.lower.x ) && isfinite( a.lower.y ) && isfinite( a.lower.z ) && isfinite( a.upper.x ) &&
            isfinite( a.upper.y ) && isfinite( a.upper.z ) && a.lower.x <= a.upper.x &&

@@ -181,6 +181,9 @@ void cnBroadPhase_DestroyProxy( cnBroadPhase* bp, int proxyKey );
 // the same way. Never allocates.
 void cnBroadPhase_MoveProxy( cnBroadPhase* bp, int proxyKey, cnAABB aabb );
 
+// True when the box is finite and not inverted: what the trees take (they assert it).
+bool cnAABB_IsValid( cnAABB a );
+
 // As cnBroadPhase_MoveProxy, but a re-inserted fat box is also stretched along `displacement`
 // (m, world; the motion the caller predicts before the next move, e.g. v dt times a factor), so
 // that a fast proxy is re-inserted less often. Pass the prediction on every move: the "too

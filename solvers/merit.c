@@ -24,54 +24,29 @@
 #include <math.h>
 #include <string.h>
 
-// A sum of squares that neither overflows nor underflows on the way and gives NaN when any term
-// is NaN: sqrt(sum w x^2) = scale sqrt(sumSquares).
+// A weighted 2-norm, sqrt(sum weight x^2), summed plainly: NaN stays NaN, and sums past about
+// 1e300 (impulses of 1e150 N s) overflow to infinity, where the merit is then NaN, a failure of
+// its own kind.
 typedef struct cnNorm
 {
-    double scale;
     double sumSquares;
-    bool sawNan;
 } cnNorm;
 
 // adds weight x^2 (weight >= 0)
-static void cnNormAdd( cnNorm* norm, double x, double weight )
+static inline void cnNormAdd( cnNorm* norm, double x, double weight )
 {
-    double a = fabs( x ) * sqrt( weight );
-    if ( isnan( a ) )
-    {
-        norm->sawNan = true;
-        return;
-    }
-    if ( a == 0.0 )
-    {
-        return;
-    }
-    if ( isinf( a ) )
-    {
-        norm->scale = a;
-        norm->sumSquares = 1.0;
-        return;
-    }
-    if ( isinf( norm->scale ) )
-    {
-        return;
-    }
-    if ( a > norm->scale )
-    {
-        double ratio = norm->scale / a;
-        norm->sumSquares = 1.0 + norm->sumSquares * ratio * ratio;
-        norm->scale = a;
-    }
-    else
-    {
-        double ratio = a / norm->scale;
-        norm->sumSquares += ratio * ratio;
-    }
+    norm->sumSquares += weight * x * x;
 }
 
 static double cnNormValue( const cnNorm* norm )
 {
-    return norm->sawNan ? (double)NAN : norm->scale * sqrt( norm->sumSquares );
+    return sqrt( norm->sumSquares );
+}
+
+// |(x, y)| without a libm call; for the velocities and impulses of a solve x^2 does not overflow
+static inline double cnLength2( double x, double y )
+{
+    return sqrt( x * x + y * y );
 }
 
 // Projection on [low, high]; NaN when x or a bound is NaN.
@@ -97,7 +72,7 @@ static double cnRowStep( const cnPrepared* prepared, int i )
 
 double cnMeritScale( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda )
 {
-    cnNorm impulses = { 0.0, 0.0, false };
+    cnNorm impulses = { 0.0 };
     for ( int i = 0; i < problem->rowCount; ++i )
     {
         cnNormAdd( &impulses, lambda[i], cnRowWeight( prepared, i ) );
@@ -114,7 +89,7 @@ static double cnScaled( double residual, double scale )
 // Projection of (xn, x1, x2) on the cone |x_t| <= mu x_n.
 static void cnProjectCone( double mu, double xn, double x1, double x2, double* p )
 {
-    double xt = hypot( x1, x2 );
+    double xt = cnLength2( x1, x2 );
     if ( xt <= mu * xn )
     {
         p[0] = xn;
@@ -162,7 +137,7 @@ static void cnAddConeGroup( const cnSolverProblem* problem, const cnPrepared* pr
     double mu = group->mu;
     double step = 3.0 / ( cnRowWeight( prepared, i ) + cnRowWeight( prepared, i + 1 ) +
                           cnRowWeight( prepared, i + 2 ) );
-    double shifted = w[i] + mu * hypot( w[i + 1], w[i + 2] );
+    double shifted = w[i] + mu * cnLength2( w[i + 1], w[i + 2] );
     double p[3];
     cnProjectCone( mu, lambda[i] - step * shifted, lambda[i + 1] - step * w[i + 1],
                    lambda[i + 2] - step * w[i + 2], p );
@@ -175,7 +150,7 @@ static void cnAddConeGroup( const cnSolverProblem* problem, const cnPrepared* pr
 double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,
                           const double* lambda, const double* w )
 {
-    cnNorm norm = { 0.0, 0.0, false };
+    cnNorm norm = { 0.0 };
     for ( int g = 0; g < problem->groupCount; ++g )
     {
         const cnRowGroup* group = problem->groups + g;
@@ -234,14 +209,14 @@ void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, 
         merits->signorini = cnWorst( merits->signorini, cnSignorini( prepared, lambda[i], w[i], i ) );
 
         // Coulomb: the friction impulse outside the circular cone, as the velocity it makes
-        double friction = hypot( lambda[i + 1], lambda[i + 2] );
+        double friction = cnLength2( lambda[i + 1], lambda[i + 2] );
         double limit = group->mu * fmax( lambda[i], 0.0 );
         double tangentStiffness = 0.5 * ( prepared->diagonal[i + 1] + prepared->diagonal[i + 2] );
         merits->coulomb = cnWorst( merits->coulomb, fmax( friction - limit, 0.0 ) * tangentStiffness );
 
         // maximum dissipation: friction opposes the slide with all it has, lambda_t = -mu lambda_n
         // w_t / |w_t|; what it leaves unopposed is |w_t| + lambda_t . w_t / (mu lambda_n)
-        double slide = hypot( w[i + 1], w[i + 2] );
+        double slide = cnLength2( w[i + 1], w[i + 2] );
         double unopposed = 0.0;
         if ( limit > 0.0 && slide > 0.0 )
         {

@@ -228,20 +228,20 @@ bool cnValidateProblem( const cnSolverProblem* problem, const char** why )
 // ---- row products -------------------------------------------------------------------------------
 
 // out = M x for a row-major 3x3 block
-static void cnMul33( const double* m, const double* x, double* out )
+static inline void cnMul33( const double* m, const double* x, double* out )
 {
     out[0] = m[0] * x[0] + m[1] * x[1] + m[2] * x[2];
     out[1] = m[3] * x[0] + m[4] * x[1] + m[5] * x[2];
     out[2] = m[6] * x[0] + m[7] * x[1] + m[8] * x[2];
 }
 
-static double cnDot6( const double* a, const double* b )
+static inline double cnDot6( const double* a, const double* b )
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
 }
 
 // out = W_body j (6 numbers: linear block on j[0..2], angular block on j[3..5])
-static void cnApplyW( const cnSolverProblem* problem, int body, const double* j, double* out )
+static inline void cnApplyW( const cnSolverProblem* problem, int body, const double* j, double* out )
 {
     cnMul33( problem->wLinear + 9 * body, j, out );
     cnMul33( problem->wAngular + 9 * body, j + 3, out + 3 );
@@ -355,19 +355,26 @@ static void cnPrepareGroup( const cnSolverProblem* problem, cnPrepared* prepared
     }
 }
 
-// diagonal, its inverse and (matrix-free) the sweep record of row i
-static void cnPrepareRow( const cnSolverProblem* problem, cnPrepared* prepared, int i )
+// The part of row i that J and W fix: the sweep record (matrix-free) and A_ii without softness.
+// A NaN or infinity anywhere in J or in the W blocks of its bodies reaches A_ii (a NaN times zero
+// is NaN), so a finite A_ii says the row's data are finite.
+static void cnPrepareRowStructure( const cnSolverProblem* problem, cnPrepared* prepared, int i )
 {
-    double soft = problem->softness != NULL ? problem->softness[i] : 0.0;
     double diagonal;
     if ( problem->matrix != NULL )
     {
-        diagonal = cnExplicitEntry( problem->matrix, i, i ) + soft;
+        diagonal = cnExplicitEntry( problem->matrix, i, i );
+        const cnSparseMatrix* matrix = problem->matrix;
+        double poison = 0.0;
+        for ( int k = matrix->rowStart[i]; k < matrix->rowStart[i + 1]; ++k )
+        {
+            poison += 0.0 * matrix->value[k];
+        }
+        diagonal += poison;
     }
     else
     {
         cnSweepRow* row = prepared->sweepRows + i;
-        memset( row, 0, sizeof( *row ) );
         int a = problem->bodyA[i];
         int b = problem->bodyB[i];
         if ( a >= 0 )
@@ -375,43 +382,57 @@ static void cnPrepareRow( const cnSolverProblem* problem, cnPrepared* prepared, 
             memcpy( row->jA, problem->jacobianA + 6 * i, sizeof( row->jA ) );
             cnApplyW( problem, a, row->jA, row->wjA );
         }
+        else
+        {
+            memset( row->jA, 0, sizeof( row->jA ) );
+            memset( row->wjA, 0, sizeof( row->wjA ) );
+        }
         if ( b >= 0 )
         {
             memcpy( row->jB, problem->jacobianB + 6 * i, sizeof( row->jB ) );
             cnApplyW( problem, b, row->jB, row->wjB );
         }
+        else
+        {
+            memset( row->jB, 0, sizeof( row->jB ) );
+            memset( row->wjB, 0, sizeof( row->wjB ) );
+        }
         // J W J^T: both sides, and the cross terms when both sides are one body
-        diagonal = cnDot6( row->jA, row->wjA ) + cnDot6( row->jB, row->wjB ) + soft;
+        diagonal = cnDot6( row->jA, row->wjA ) + cnDot6( row->jB, row->wjB );
         if ( a >= 0 && a == b )
         {
             diagonal += cnDot6( row->jA, row->wjB ) + cnDot6( row->jB, row->wjA );
         }
     }
-    prepared->diagonal[i] = diagonal;
-    bool finite = isfinite( problem->b[i] ) && isfinite( soft ) && isfinite( diagonal );
-    if ( problem->matrix == NULL )
+    prepared->baseDiagonal[i] = diagonal;
+}
+
+// The part of rows [first, end) that b and the softness fix: the diagonal with softness, its
+// inverse, the counts of singular and non-finite rows, |D^-1/2 b|^2.
+static void cnPrepareRightHandSide( const cnSolverProblem* problem, cnPrepared* prepared, int first, int end )
+{
+    const double* softness = problem->softness;
+    for ( int i = first; i < end; ++i )
     {
-        const cnSweepRow* row = prepared->sweepRows + i;
-        for ( int k = 0; k < 6; ++k )
-        {
-            finite = finite && isfinite( row->jA[k] ) && isfinite( row->wjA[k] ) && isfinite( row->jB[k] ) &&
-                     isfinite( row->wjB[k] );
-        }
+        double soft = softness != NULL ? softness[i] : 0.0;
+        double diagonal = prepared->baseDiagonal[i] + soft;
+        prepared->diagonal[i] = diagonal;
+        double free = problem->b[i];
+        bool finite = isfinite( free ) && isfinite( diagonal ) && soft >= 0.0;
+        bool regular = diagonal > 0.0 && isfinite( diagonal );
+        prepared->nonFiniteRows += finite ? 0 : 1;
+        prepared->singularRows += regular ? 0 : 1;
+        prepared->invDiagonal[i] = regular ? 1.0 / diagonal : 0.0;
+        prepared->freeEnergy += regular ? free * free * prepared->invDiagonal[i] : free * free;
     }
-    else
-    {
-        const cnSparseMatrix* matrix = problem->matrix;
-        for ( int k = matrix->rowStart[i]; k < matrix->rowStart[i + 1]; ++k )
-        {
-            finite = finite && isfinite( matrix->value[k] );
-        }
-    }
-    prepared->nonFiniteRows += finite ? 0 : 1;
-    double free = problem->b[i];
-    prepared->freeEnergy += free * free / ( diagonal > 0.0 ? diagonal : 1.0 );
-    bool regular = diagonal > 0.0 && isfinite( diagonal );
-    prepared->invDiagonal[i] = regular ? 1.0 / diagonal : 0.0;
-    prepared->singularRows += regular ? 0 : 1;
+}
+
+void cnRefreshPrepared( const cnSolverProblem* problem, cnPrepared* prepared )
+{
+    prepared->nonFiniteRows = 0;
+    prepared->singularRows = 0;
+    prepared->freeEnergy = 0.0;
+    cnPrepareRightHandSide( problem, prepared, 0, prepared->rowCount );
 }
 
 bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPrepared* prepared )
@@ -422,32 +443,37 @@ bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPre
     prepared->rowKind = cnScratchBytes( scratch, rows );
     prepared->rowGroup = cnScratchBytes( scratch, rows * sizeof( int32_t ) );
     prepared->normalRow = cnScratchBytes( scratch, rows * sizeof( int32_t ) );
-    prepared->diagonal = cnScratchBytes( scratch, rows * sizeof( double ) );
-    prepared->invDiagonal = cnScratchBytes( scratch, rows * sizeof( double ) );
+    // the three diagonals in one block
+    prepared->baseDiagonal = cnScratchBytes( scratch, 3 * rows * sizeof( double ) );
     if ( prepared->explicitForm == false )
     {
         prepared->sweepRows = cnScratchBytes( scratch, rows * sizeof( cnSweepRow ) );
     }
     if ( prepared->rowKind == NULL || prepared->rowGroup == NULL || prepared->normalRow == NULL ||
-         prepared->diagonal == NULL || prepared->invDiagonal == NULL ||
-         ( prepared->explicitForm == false && prepared->sweepRows == NULL ) )
+         prepared->baseDiagonal == NULL || ( prepared->explicitForm == false && prepared->sweepRows == NULL ) )
     {
         return false;
     }
+    prepared->diagonal = prepared->baseDiagonal + rows;
+    prepared->invDiagonal = prepared->baseDiagonal + 2 * rows;
     cnPrepareRows( problem, prepared );
     return true;
 }
 
 void cnPrepareRows( const cnSolverProblem* problem, cnPrepared* prepared )
 {
+    // rows taken back since (a failed recursion level) are prepared again when they come back
+    prepared->rowCount = prepared->rowCount < problem->rowCount ? prepared->rowCount : problem->rowCount;
+    prepared->groupCount = prepared->groupCount < problem->groupCount ? prepared->groupCount : problem->groupCount;
     for ( int g = prepared->groupCount; g < problem->groupCount; ++g )
     {
         cnPrepareGroup( problem, prepared, g );
     }
     for ( int i = prepared->rowCount; i < problem->rowCount; ++i )
     {
-        cnPrepareRow( problem, prepared, i );
+        cnPrepareRowStructure( problem, prepared, i );
     }
+    cnPrepareRightHandSide( problem, prepared, prepared->rowCount, problem->rowCount );
     prepared->groupCount = problem->groupCount;
     prepared->rowCount = problem->rowCount;
 }
@@ -468,13 +494,25 @@ void cnComputeVelocity( const cnSolverProblem* problem, const cnPrepared* prepar
         double l = lambda[i];
         int a = problem->bodyA[i];
         int b = problem->bodyB[i];
-        for ( int k = 0; a >= 0 && k < 6; ++k )
+        if ( a >= 0 )
         {
-            velocity[6 * a + k] += row->wjA[k] * l;
+            double* v = velocity + 6 * a;
+            v[0] += row->wjA[0] * l;
+            v[1] += row->wjA[1] * l;
+            v[2] += row->wjA[2] * l;
+            v[3] += row->wjA[3] * l;
+            v[4] += row->wjA[4] * l;
+            v[5] += row->wjA[5] * l;
         }
-        for ( int k = 0; b >= 0 && k < 6; ++k )
+        if ( b >= 0 )
         {
-            velocity[6 * b + k] += row->wjB[k] * l;
+            double* v = velocity + 6 * b;
+            v[0] += row->wjB[0] * l;
+            v[1] += row->wjB[1] * l;
+            v[2] += row->wjB[2] * l;
+            v[3] += row->wjB[3] * l;
+            v[4] += row->wjB[4] * l;
+            v[5] += row->wjB[5] * l;
         }
     }
 }

@@ -51,13 +51,14 @@ struct cnPrepared
     uint8_t* rowKind;      // cnRowKind
     int32_t* rowGroup;     // the group of each row
     int32_t* normalRow;    // tangent rows: their normal row; others -1
+    double* baseDiagonal;  // A_ii, from J and W alone
     double* diagonal;      // A_ii + softness_i
     double* invDiagonal;   // 1 / diagonal, 0 where the diagonal is not positive and finite
     cnSweepRow* sweepRows; // matrix-free problems: J and W J^T per row; NULL for explicit ones
     // rows whose diagonal is not positive and finite (a sweep is not defined there)
     int singularRows;
-    // rows with NaN or infinity in b, softness, J or their bodies' W (the solvers report
-    // cn_solveNonFinite before they start)
+    // rows with NaN or infinity in b, softness, J or their bodies' W, or a negative softness (the
+    // solvers report cn_solveNonFinite before they start)
     int nonFiniteRows;
     // |D^-1/2 b|^2, the part of the merits' scale that does not depend on lambda
     double freeEnergy;
@@ -80,6 +81,11 @@ bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPre
 // Prepare what the oracle appended: rows [prepared->rowCount, problem->rowCount) and the new
 // groups. The arrays were sized for the capacities by cnPrepareProblem.
 void cnPrepareRows( const cnSolverProblem* problem, cnPrepared* prepared );
+
+// Redo what b and the softness fix (the diagonal with softness, its inverse, the counts, the free
+// scale) after they changed; J, W and the groups must be as they were prepared. What the world's
+// relax pass needs after its soft pass.
+void cnRefreshPrepared( const cnSolverProblem* problem, cnPrepared* prepared );
 
 // ---- products ---------------------------------------------------------------------------------------
 

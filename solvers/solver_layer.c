@@ -309,32 +309,64 @@ static const char* cnRefusal( const cnSolverVTable* solver, const cnSolverProble
     return NULL;
 }
 
+cnPrepared* cnLayerPrepare( const cnSolverProblem* problem, cnArena* arena, const char** why )
+{
+    if ( cnValidateProblem( problem, why ) == false )
+    {
+        return NULL;
+    }
+    cnScratch scratch = { .arena = arena };
+    cnPrepared* prepared = cnScratchBytes( &scratch, sizeof( cnPrepared ) );
+    if ( prepared == NULL || cnPrepareProblem( problem, &scratch, prepared ) == false )
+    {
+        if ( why != NULL )
+        {
+            *why = "out of memory";
+        }
+        return NULL;
+    }
+    return prepared;
+}
+
 void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params, const cnSolverBudget* budget,
-                   cnSolverProblem* problem, cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
+                   cnSolverProblem* problem, cnSolverSolution* solution, cnArena* arena,
+                   const cnLayerOptions* options, cnSolverStats* stats )
 {
     uint64_t start = cnGetTicks();
     cnSolverMerits nan = { (double)NAN, (double)NAN, (double)NAN, (double)NAN, (double)NAN };
     *stats = ( cnSolverStats ){ .status = cn_solveUnsupported, .residual = (double)NAN,
                                 .ownMeasure = (double)NAN, .merits = nan };
-
-    const char* why = NULL;
-    if ( cnValidateProblem( problem, &why ) == false )
+    cnScratch scratch = { .arena = arena };
+    cnPrepared local;
+    cnPrepared* prepared = options != NULL ? options->prepared : NULL;
+    bool grade = options == NULL || options->grade ||
+                 ( solution->residualHistory != NULL && solution->residualHistoryCapacity > 0 );
+    if ( prepared != NULL )
     {
-        stats->reason = why;
-        stats->milliseconds = cnGetMilliseconds( start );
-        return;
+        // rows the caller appended since, then what b and the softness fix
+        cnPrepareRows( problem, prepared );
+        cnRefreshPrepared( problem, prepared );
+    }
+    else
+    {
+        const char* why = NULL;
+        if ( cnValidateProblem( problem, &why ) == false )
+        {
+            stats->reason = why;
+            stats->milliseconds = cnGetMilliseconds( start );
+            return;
+        }
+        if ( cnPrepareProblem( problem, &scratch, &local ) == false )
+        {
+            stats->reason = "out of memory";
+            stats->milliseconds = cnGetMilliseconds( start );
+            return;
+        }
+        prepared = &local;
     }
     if ( problem->rowCount > 0 && solution->lambda == NULL )
     {
         stats->reason = "no room for the impulses";
-        stats->milliseconds = cnGetMilliseconds( start );
-        return;
-    }
-    cnScratch scratch = { .arena = arena };
-    cnPrepared prepared;
-    if ( cnPrepareProblem( problem, &scratch, &prepared ) == false )
-    {
-        stats->reason = "out of memory";
         stats->milliseconds = cnGetMilliseconds( start );
         return;
     }
@@ -351,17 +383,19 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
     if ( refusal != NULL )
     {
         stats->reason = refusal;
+        grade = true; // the guess is what comes back: grade it, and give its velocity
     }
     else if ( problem->rowCount == 0 )
     {
         stats->status = cn_solveConverged;
+        grade = true;
     }
     else
     {
-        solver->solve( state, params, budget, problem, &prepared, solution, arena, stats );
+        solver->solve( state, params, budget, problem, prepared, solution, arena, stats );
         // the oracle may have appended rows: grade all of them
-        cnPrepareRows( problem, &prepared );
-        if ( stats->reason == NULL && stats->status == cn_solveUnsupported && prepared.singularRows > 0 )
+        cnPrepareRows( problem, prepared );
+        if ( stats->reason == NULL && stats->status == cn_solveUnsupported && prepared->singularRows > 0 )
         {
             stats->reason = "a row's diagonal A_ii is zero, negative or not finite";
         }
@@ -371,31 +405,34 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
         }
     }
 
-    // grade what came back (for an unsupported problem: the guess)
-    double* velocity = cnScratchDoubles( &scratch, 6 * problem->bodyCount );
-    double* w = cnScratchDoubles( &scratch, problem->rowCount );
-    if ( velocity != NULL && w != NULL )
+    if ( grade )
     {
-        cnComputeVelocity( problem, &prepared, solution->lambda, velocity );
-        cnComputeW( problem, &prepared, solution->lambda, velocity, w );
-        cnMeritsFromW( problem, &prepared, solution->lambda, w, &stats->merits );
-        stats->residual = solver->model == cn_modelCone ? stats->merits.cone : stats->merits.naturalMap;
-        // the merit met the tolerance (a zero tolerance is met by an exact answer)
-        if ( stats->status == cn_solveMaxIterations && stats->residual <= budget->tolerance )
+        double* velocity = cnScratchDoubles( &scratch, 6 * problem->bodyCount );
+        double* w = cnScratchDoubles( &scratch, problem->rowCount );
+        if ( velocity != NULL && w != NULL )
         {
-            stats->status = cn_solveConverged;
-        }
-        // the history's last entry is the returned impulses' merit, recomputed from scratch
-        int recorded = stats->historyCount < solution->residualHistoryCapacity ? stats->historyCount
-                                                                                : solution->residualHistoryCapacity;
-        if ( solution->residualHistory != NULL && recorded > 0 && recorded == stats->historyCount )
-        {
-            solution->residualHistory[recorded - 1] = stats->residual;
-        }
-        if ( solution->deltaVelocity != NULL && problem->matrix == NULL &&
-             ( refusal != NULL || problem->rowCount == 0 ) )
-        {
-            memcpy( solution->deltaVelocity, velocity, 6 * (size_t)problem->bodyCount * sizeof( double ) );
+            cnComputeVelocity( problem, prepared, solution->lambda, velocity );
+            cnComputeW( problem, prepared, solution->lambda, velocity, w );
+            cnMeritsFromW( problem, prepared, solution->lambda, w, &stats->merits );
+            stats->residual = solver->model == cn_modelCone ? stats->merits.cone : stats->merits.naturalMap;
+            // the merit met the tolerance (a zero tolerance is met by an exact answer)
+            if ( stats->status == cn_solveMaxIterations && stats->residual <= budget->tolerance )
+            {
+                stats->status = cn_solveConverged;
+            }
+            // the history's last entry is the returned impulses' merit, recomputed from scratch
+            int recorded = stats->historyCount < solution->residualHistoryCapacity
+                               ? stats->historyCount
+                               : solution->residualHistoryCapacity;
+            if ( solution->residualHistory != NULL && recorded > 0 && recorded == stats->historyCount )
+            {
+                solution->residualHistory[recorded - 1] = stats->residual;
+            }
+            // what the world applies is what was graded
+            if ( solution->deltaVelocity != NULL && problem->matrix == NULL )
+            {
+                memcpy( solution->deltaVelocity, velocity, 6 * (size_t)problem->bodyCount * sizeof( double ) );
+            }
         }
     }
     if ( stats->historyCount > solution->residualHistoryCapacity )
@@ -437,7 +474,7 @@ cnStatus cnRunSolver( const cnSolverVTable* solver, const double* params, cnSolv
         cnArena arena;
         cnCreateArena( &arena, allocator, 0 );
         cnSolverBudget budget = cnBudgetFromParams( solver, values );
-        cnLayerSolve( solver, state, values, &budget, problem, solution, &arena, stats );
+        cnLayerSolve( solver, state, values, &budget, problem, solution, &arena, NULL, stats );
         cnDestroyArena( &arena );
         if ( solver->destroy != NULL )
         {

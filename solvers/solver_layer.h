@@ -11,11 +11,30 @@
 // (absent ones: 1000 iterations, no tolerance, no deadline).
 cnSolverBudget cnBudgetFromParams( const cnSolverVTable* solver, const double* params );
 
+// The layer's data for a problem, prepared once and kept by a caller that solves the same rows
+// several times (the world's soft and relax passes): validated, then prepared from `arena`. NULL
+// with the reason in *why when the problem is invalid or memory ran out.
+cnPrepared* cnLayerPrepare( const cnSolverProblem* problem, cnArena* arena, const char** why );
+
+// How cnLayerSolve runs.
+typedef struct cnLayerOptions
+{
+    // Nullable: data from cnLayerPrepare for this problem, whose rows, J and W have not changed
+    // since (b and the softness may have: they are refreshed). NULL: the problem is validated and
+    // prepared here.
+    cnPrepared* prepared;
+    // Compute the grading merits (stats->merits, stats->residual). A solve with a residual history
+    // is always graded; a pass whose result nobody reads may skip it.
+    bool grade;
+} cnLayerOptions;
+
 // One solve: check the problem (structure, and what it holds against the solver's caps: friction,
 // cones, bounded and bilateral rows, explicit or matrix-free), prepare the layer's data, start from
 // solution->lambda with non-finite entries set to 0, call the solver within `budget`, and grade the
-// result (stats->merits, stats->residual for the solver's model). An unusable problem ends
-// cn_solveUnsupported with stats->reason and lambda untouched; solution->deltaVelocity (when given)
-// then holds W J^T of the guess. stats->milliseconds covers all of it.
+// result (stats->merits, stats->residual for the solver's model). solution->deltaVelocity (when
+// given, matrix-free problems) is set to W J^T of the impulses returned, recomputed by the layer
+// when it grades, so that what the world applies is what was graded. An unusable problem ends
+// cn_solveUnsupported with stats->reason and lambda untouched. stats->milliseconds covers all of it.
 void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params, const cnSolverBudget* budget,
-                   cnSolverProblem* problem, cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats );
+                   cnSolverProblem* problem, cnSolverSolution* solution, cnArena* arena,
+                   const cnLayerOptions* options, cnSolverStats* stats );

@@ -34,6 +34,52 @@ int StepWarningNames( uint32_t flags, const char** names, int capacity )
     return count;
 }
 
+const char* const meritKeys[meritCount] = { "merit_natural_map", "merit_cone", "violation_signorini",
+                                            "violation_coulomb", "violation_dissipation" };
+
+void StepMerits( const cnStepReport* report, double merits[meritCount] )
+{
+    merits[meritNaturalMap] = report->meritNaturalMap;
+    merits[meritCone] = report->meritCone;
+    merits[violationSignorini] = report->violationSignorini;
+    merits[violationCoulomb] = report->violationCoulomb;
+    merits[violationDissipation] = report->violationDissipation;
+}
+
+// The name of warning bit `bit` (0..31): the library's, or "bit_N".
+static const char* WarningBitName( int bit )
+{
+    const char* names[1] = { NULL };
+    StepWarningNames( 1u << bit, names, 1 );
+    return names[0];
+}
+
+void FormatWarningSummary( const RunResult* result, char* buffer, int size )
+{
+    size_t capacity = (size_t)size;
+    int used = snprintf( buffer, capacity, "%lld step%s with warnings", (long long)result->warningCount,
+                         result->warningCount == 1 ? "" : "s" );
+    const char* separator = " (";
+    for ( int bit = 0; bit < 32 && used >= 0 && (size_t)used < capacity; ++bit )
+    {
+        if ( result->warningBitCounts[bit] > 0 )
+        {
+            used += snprintf( buffer + used, capacity - (size_t)used, "%s%s %lld", separator,
+                              WarningBitName( bit ), (long long)result->warningBitCounts[bit] );
+            separator = ", ";
+        }
+    }
+    if ( separator[0] == ',' && used >= 0 && (size_t)used < capacity )
+    {
+        used += snprintf( buffer + used, capacity - (size_t)used, ")" );
+    }
+    if ( result->loadWarningCount > 0 && used >= 0 && (size_t)used < capacity )
+    {
+        snprintf( buffer + used, capacity - (size_t)used, ", %d load warning%s", result->loadWarningCount,
+                  result->loadWarningCount == 1 ? "" : "s" );
+    }
+}
+
 // The shortest of %.15g, %.16g and %.17g that reads back to the same double: every finite
 // number round-trips. (cJSON's own printer accepts 15 digits when they read back to within an
 // epsilon, which loses the last bits.) NaN and infinity are not JSON: they become null.
@@ -160,10 +206,80 @@ static bool AddWarnings( cJSON* report, const RunResult* result )
         }
     }
 
-    return AddNumber( report, "warning_count", (double)result->warningCount ) &&
+    // every warning the library knows, with 0 for those that never came; unknown bits that came
+    cJSON* counts = cJSON_AddObjectToObject( report, "warning_counts" );
+    for ( int bit = 0; counts != NULL && bit < 32; ++bit )
+    {
+        if ( ( cnStepWarningName( 1u << bit ) != NULL || result->warningBitCounts[bit] > 0 ) &&
+             AddNumber( counts, WarningBitName( bit ), (double)result->warningBitCounts[bit] ) == false )
+        {
+            return false;
+        }
+    }
+
+    return counts != NULL && AddNumber( report, "warning_count", (double)result->warningCount ) &&
            cJSON_AddBoolToObject( report, "warnings_truncated",
                                   result->warningCount > result->stepWarningsKept ) != NULL &&
            AddNumber( report, "load_warning_count", (double)result->loadWarningCount );
+}
+
+// "solver_params": every parameter of the world's solver as it ran, by name: a number, true or
+// false for a toggle, the name of a choice (the forms world.solver.params takes).
+static bool AddSolverParams( cJSON* report, cnWorldId worldId )
+{
+    cJSON* object = cJSON_AddObjectToObject( report, "solver_params" );
+    const cnSolverVTable* solver = cnWorld_GetSolver( worldId );
+    for ( int i = 0; object != NULL && solver != NULL && i < solver->paramCount; ++i )
+    {
+        const cnSolverParam* param = solver->params + i;
+        double value = NAN;
+        if ( cnWorld_GetSolverParam( worldId, param->name, &value ) != cn_statusOk )
+        {
+            value = NAN;
+        }
+        bool ok = false;
+        if ( param->type == cn_paramToggle && ( value == 0.0 || value == 1.0 ) )
+        {
+            ok = cJSON_AddBoolToObject( object, param->name, value == 1.0 ) != NULL;
+        }
+        else if ( param->type == cn_paramChoice && value >= 0.0 && value < (double)param->choiceCount &&
+                  value == floor( value ) )
+        {
+            char text[64];
+            ok = cJSON_AddStringToObject( object, param->name,
+                                          cnFormatSolverParam( param, value, text, (int)sizeof( text ) ) ) !=
+                 NULL;
+        }
+        else
+        {
+            ok = AddNumber( object, param->name, value );
+        }
+        if ( ok == false )
+        {
+            return false;
+        }
+    }
+    return object != NULL;
+}
+
+static bool AddDump( cJSON* report, const ProblemDump* dump )
+{
+    if ( dump->step <= 0 )
+    {
+        return true;
+    }
+    cJSON* object = cJSON_AddObjectToObject( report, "dump_problem" );
+    return object != NULL && AddNumber( object, "step", (double)dump->step ) &&
+           cJSON_AddStringToObject( object, "file", dump->path ) != NULL &&
+           AddNumber( object, "rows", (double)dump->rows ) &&
+           AddNumber( object, "groups", (double)dump->groups ) &&
+           AddNumber( object, "solves", (double)dump->solves ) &&
+           AddNumber( object, "final_pass_iterations", (double)dump->iterations ) &&
+           cJSON_AddStringToObject( object, "final_pass_status", cnSolveStatusName( dump->solveStatus ) ) !=
+               NULL &&
+           AddNumber( object, "final_pass_residual", dump->residual ) &&
+           AddNumber( object, "step_iterations", (double)dump->stepIterations ) &&
+           AddNumber( object, "step_relax_iterations", (double)dump->stepRelaxIterations );
 }
 
 static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
@@ -189,11 +305,30 @@ static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
         AddNumber( report, "cpu_ms_per_step", result->cpuSeconds * perStep ) &&
         AddNumber( report, "contacts_max", (double)result->contactsMax ) &&
         AddNumber( report, "max_penetration", result->maxPenetration ) &&
+        AddNumber( report, "substeps", (double)result->substeps ) &&
         AddNumber( report, "iterations_mean", result->steps > 0 ? result->iterationsSum / steps : 0.0 ) &&
+        AddNumber( report, "relax_iterations_mean",
+                   result->steps > 0 ? result->relaxIterationsSum / steps : 0.0 ) &&
         AddNumber( report, "residual_final", result->residualFinal ) &&
         AddNumber( report, "kinetic_energy_initial", result->kineticEnergyInitial ) &&
         AddNumber( report, "kinetic_energy_final", result->kineticEnergyFinal ) &&
-        AddWarnings( report, result );
+        AddSolverParams( report, worldId );
+
+    // the last step's merits, then the largest of each over the run
+    for ( int k = 0; ok && k < meritCount; ++k )
+    {
+        ok = AddNumber( report, meritKeys[k], result->merits[k] );
+    }
+    for ( int k = 0; ok && k < meritCount; ++k )
+    {
+        char key[64];
+        snprintf( key, sizeof( key ), "%s_max", meritKeys[k] );
+        ok = AddNumber( report, key, result->meritsMax[k] );
+    }
+    ok = ok && AddWarnings( report, result ) &&
+         AddNumber( report, "log_line_count", (double)result->logLineCount ) &&
+         AddNumber( report, "log_lines_suppressed", (double)result->logSuppressedCount ) &&
+         AddDump( report, &result->dump );
 
     cJSON* finalState = ok ? cJSON_AddArrayToObject( report, "final_state" ) : NULL;
     ok = finalState != NULL;

@@ -6,6 +6,7 @@
 #include "report.h"
 #include "systems.h"
 
+#include "cairn/lcp_io.h"
 #include "cairn/scene.h"
 
 #include <errno.h>
@@ -17,6 +18,11 @@
 #define DEFAULT_STEPS 600
 /// Step reports buffered between two trace writes; the stepping clocks stop while they are written.
 #define STEP_BUFFER_CAPACITY 1024
+/// Lines of one kind the world's log may print; further ones are counted.
+#define LOG_REPEAT_LIMIT 5
+/// Kinds of log line told apart; lines of further kinds share one last kind.
+#define LOG_KIND_CAPACITY 64
+#define LOG_KEY_CAPACITY  160
 
 typedef struct RunOptions
 {
@@ -26,6 +32,12 @@ typedef struct RunOptions
     /// "key=value" strings, owned, in command-line order (--dt S becomes "world.dt=S").
     char** overrides;
     int overrideCount;
+    /// "name=value" strings of --param, in command-line order (in argv).
+    const char** params;
+    int paramCount;
+    /// --dump-problem STEP FILE (0: none).
+    int64_t dumpStep;
+    const char* dumpPath;
     const char* reportPath;
     const char* tracePath;
     bool quiet;
@@ -42,16 +54,22 @@ void PrintRunUsage( FILE* stream )
              "options:\n"
              "  --steps N          number of steps (default %d)\n"
              "  --dt S             time step in seconds; the same as --set world.dt=S\n"
-             "  --solver NAME      record NAME as the world's solver\n"
+             "  --solver NAME      swap the world's solver to NAME (cairn solvers lists them)\n"
+             "  --param NAME=VALUE set a parameter of the world's solver after the load and\n"
+             "                     --solver, e.g. --param iterations=20 --param kernel=reference\n"
+             "                     (repeatable; a choice by name, a toggle as true/false or 1/0)\n"
              "  --set KEY=VALUE    override a scene value before it is checked, e.g.\n"
              "                     --set world.gravity=[0,0,-1] (repeatable, applied in order)\n"
-             "  --report FILE.json write a JSON report (counts, timings, final state of every body)\n"
+             "  --report FILE.json write a JSON report (counts, timings, merits, final state)\n"
              "  --trace FILE.csv   write one CSV row per step\n"
+             "  --dump-problem STEP FILE\n"
+             "                     write the contact problem the world solved in step STEP\n"
+             "                     (1-based; its last solve) in the Siconos format cairn lcp reads\n"
              "  --quiet            no progress line\n"
              "  -h, --help         this help\n"
              "\n"
              "exit codes: 0 success, 1 the scene did not load, a step failed or a file could not be\n"
-             "written, 2 bad command line\n",
+             "written, 2 bad command line (including an unknown --param or a bad value)\n",
              DEFAULT_STEPS );
 }
 
@@ -91,6 +109,9 @@ static void FreeOptions( RunOptions* options )
     free( options->overrides );
     options->overrides = NULL;
     options->overrideCount = 0;
+    free( (void*)options->params );
+    options->params = NULL;
+    options->paramCount = 0;
 }
 
 static bool ParseSteps( const char* text, int64_t* steps )
@@ -123,7 +144,8 @@ static int ParseRunOptions( int argc, char** argv, RunOptions* options )
 {
     *options = ( RunOptions ){ .steps = DEFAULT_STEPS };
     options->overrides = calloc( (size_t)argc + 1, sizeof( char* ) );
-    if ( options->overrides == NULL )
+    options->params = calloc( (size_t)argc + 1, sizeof( char* ) );
+    if ( options->overrides == NULL || options->params == NULL )
     {
         fprintf( stderr, "cairn run: out of memory\n" );
         return exitFailure;
@@ -207,6 +229,42 @@ static int ParseRunOptions( int argc, char** argv, RunOptions* options )
             }
             options->solverName = value;
         }
+        else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--param", &value ) ) == 1 )
+        {
+            const char* equals = strchr( value, '=' );
+            if ( equals == NULL || equals == value )
+            {
+                UsageError( "--param expects NAME=VALUE, e.g. iterations=20, got '%s'", value );
+                return exitUsage;
+            }
+            options->params[options->paramCount++] = value;
+        }
+        else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--dump-problem", &value ) ) == 1 )
+        {
+            if ( ParseSteps( value, &options->dumpStep ) == false || options->dumpStep < 1 )
+            {
+                UsageError(
+                    "--dump-problem expects STEP FILE with STEP an integer >= 1 (the first step is 1), "
+                    "got '%s'",
+                    value );
+                return exitUsage;
+            }
+            if ( i + 1 >= argc || argv[i + 1][0] == '\0' )
+            {
+                UsageError( "--dump-problem expects STEP FILE: no FILE after %s", value );
+                return exitUsage;
+            }
+            if ( argv[i + 1][0] == '-' && argv[i + 1][1] != '\0' )
+            {
+                UsageError(
+                    "--dump-problem expects STEP FILE: '%s' after %s looks like an option (write ./%s for "
+                    "a file of that name)",
+                    argv[i + 1], value, argv[i + 1] );
+                return exitUsage;
+            }
+            i += 1;
+            options->dumpPath = argv[i];
+        }
         else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--report", &value ) ) == 1 )
         {
             options->reportPath = value;
@@ -238,7 +296,134 @@ static int ParseRunOptions( int argc, char** argv, RunOptions* options )
         UsageError( "no scene file given" );
         return exitUsage;
     }
+    if ( options->help == false && options->dumpStep > options->steps )
+    {
+        UsageError( "--dump-problem step %lld is beyond the run's %lld steps", (long long)options->dumpStep,
+                    (long long)options->steps );
+        return exitUsage;
+    }
     return exitOk;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The world's log, rate-limited: a solver that fails every step would otherwise print a line per
+// step. Lines are told apart by level, status and text with every number masked ("step #:
+// solver 'lemke' ended ..."); each kind prints LOG_REPEAT_LIMIT times, then one line says that
+// further ones are counted, and the run ends with the number not printed. Errors always print.
+
+typedef struct LogKind
+{
+    cnLogLevel level;
+    int status;
+    char key[LOG_KEY_CAPACITY];
+    int64_t count;
+} LogKind;
+
+typedef struct RunLog
+{
+    LogKind kinds[LOG_KIND_CAPACITY];
+    int kindCount;
+    int64_t lineCount;
+    int64_t suppressedCount;
+    /// Nullable: the progress line to clear before a log line.
+    const Progress* progress;
+} RunLog;
+
+static const char* LogLevelName( cnLogLevel level )
+{
+    return level == cn_logError ? "error" : level == cn_logWarning ? "warning" : "info";
+}
+
+// The message with each run of digits replaced by '#', cut to fit.
+static void LogKindKey( const char* message, char* key, size_t size )
+{
+    size_t n = 0;
+    bool inNumber = false;
+    for ( const char* c = message; *c != '\0' && n + 1 < size; ++c )
+    {
+        bool digit = *c >= '0' && *c <= '9';
+        if ( digit == false || inNumber == false )
+        {
+            key[n++] = digit ? '#' : *c;
+        }
+        inNumber = digit;
+    }
+    key[n] = '\0';
+}
+
+static void ClearProgressLine( const RunLog* log )
+{
+    if ( log->progress != NULL && log->progress->enabled )
+    {
+        fputs( "\r\x1b[K", stderr );
+    }
+}
+
+static void RunLogFcn( cnLogLevel level, int status, const char* message, void* context )
+{
+    RunLog* log = context;
+    log->lineCount += 1;
+
+    LogKind* kind = NULL;
+    if ( level != cn_logError )
+    {
+        char key[LOG_KEY_CAPACITY];
+        LogKindKey( message, key, sizeof( key ) );
+        for ( int i = 0; i < log->kindCount && kind == NULL; ++i )
+        {
+            LogKind* k = log->kinds + i;
+            if ( k->level == level && k->status == status && strcmp( k->key, key ) == 0 )
+            {
+                kind = k;
+            }
+        }
+        if ( kind == NULL && log->kindCount < LOG_KIND_CAPACITY )
+        {
+            kind = log->kinds + log->kindCount;
+            log->kindCount += 1;
+            *kind = ( LogKind ){ .level = level, .status = status };
+            snprintf( kind->key, sizeof( kind->key ), "%s",
+                      log->kindCount < LOG_KIND_CAPACITY ? key : "(lines of other kinds)" );
+        }
+        else if ( kind == NULL )
+        {
+            kind = log->kinds + LOG_KIND_CAPACITY - 1; // the shared last kind
+        }
+        kind->count += 1;
+    }
+
+    if ( kind == NULL || kind->count <= LOG_REPEAT_LIMIT )
+    {
+        ClearProgressLine( log );
+        fprintf( stderr, "cairn: %s: %s\n", LogLevelName( level ), message );
+        return;
+    }
+    if ( kind->count == LOG_REPEAT_LIMIT + 1 )
+    {
+        ClearProgressLine( log );
+        fprintf( stderr, "cairn run: further log lines like \"%.100s\" are counted, not printed\n",
+                 kind->key );
+    }
+    log->suppressedCount += 1;
+}
+
+// The closing line of the rate limit, when it held anything back.
+static void FinishRunLog( const RunLog* log )
+{
+    if ( log->suppressedCount == 0 )
+    {
+        return;
+    }
+    int kinds = 0;
+    for ( int i = 0; i < log->kindCount; ++i )
+    {
+        kinds += log->kinds[i].count > LOG_REPEAT_LIMIT ? 1 : 0;
+    }
+    fprintf( stderr,
+             "cairn run: %lld repeated log line%s not printed (%d kind%s; at most %d of each kind are "
+             "printed)\n",
+             (long long)log->suppressedCount, log->suppressedCount == 1 ? "" : "s", kinds,
+             kinds == 1 ? "" : "s", LOG_REPEAT_LIMIT );
 }
 
 static void CollectLoadWarning( const char* text, void* context )
@@ -268,17 +453,30 @@ static bool WriteTraceHeader( FILE* trace )
 {
     return fputs(
                "step,time,contacts,iterations,residual,kinetic_energy,max_penetration,systems_ms,predict_ms,"
-               "collide_ms,integrate_ms,step_ms\n",
+               "collide_ms,integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,"
+               "violation_signorini,violation_coulomb,violation_dissipation,solve_ms,solve_status\n",
                trace ) >= 0;
+}
+
+// The status of the step's last solve, "none" when the step solved nothing.
+static const char* StepSolveStatus( const cnStepReport* report )
+{
+    bool solved = report->solverRows > 0 || report->solverIterations > 0 || report->relaxIterations > 0;
+    return solved ? cnSolveStatusName( (cnSolveStatus)report->solverStatus ) : "none";
 }
 
 static bool WriteTraceRow( FILE* trace, const cnStepReport* report )
 {
-    return fprintf( trace, "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
-                    (long long)report->stepIndex, report->time, report->contactCount,
-                    report->solverIterations, report->solverResidual, report->kineticEnergy,
-                    report->maxPenetration, report->systemsMs, report->predictMs, report->collideMs,
-                    report->integrateMs, report->stepMs ) > 0;
+    return fprintf(
+               trace,
+               "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,"
+               "%.6g,%s\n",
+               (long long)report->stepIndex, report->time, report->contactCount, report->solverIterations,
+               report->solverResidual, report->kineticEnergy, report->maxPenetration, report->systemsMs,
+               report->predictMs, report->collideMs, report->integrateMs, report->stepMs,
+               report->relaxIterations, report->meritNaturalMap, report->meritCone,
+               report->violationSignorini, report->violationCoulomb, report->violationDissipation,
+               report->solveMs, StepSolveStatus( report ) ) > 0;
 }
 
 // Fold the buffered step reports into the totals. `firstStep` is the 1-based number of buffer[0].
@@ -294,8 +492,20 @@ static void Accumulate( RunResult* result, const cnStepReport* buffer, int count
         // fmax ignores a NaN penetration; the residual is kept as it is
         result->maxPenetration = fmax( result->maxPenetration, report->maxPenetration );
         result->iterationsSum += report->solverIterations;
+        result->relaxIterationsSum += report->relaxIterations;
+        result->substeps = report->substeps;
         result->residualFinal = report->solverResidual;
         result->simulatedTime = report->time;
+        StepMerits( report, result->merits );
+        for ( int k = 0; k < meritCount; ++k )
+        {
+            // fmax skips a NaN merit; the maximum starts as NaN (no step)
+            result->meritsMax[k] = fmax( result->meritsMax[k], result->merits[k] );
+        }
+        for ( int bit = 0; bit < 32; ++bit )
+        {
+            result->warningBitCounts[bit] += ( report->warnings >> bit ) & 1u;
+        }
         if ( report->warnings != 0 )
         {
             if ( result->stepWarningsKept < MAX_REPORTED_STEP_WARNINGS )
@@ -309,8 +519,53 @@ static void Accumulate( RunResult* result, const cnStepReport* buffer, int count
     }
 }
 
+// The problem callback of the --dump-problem step: write each solve's problem over the last, so
+// that the file holds the step's last solve (the last substep's final pass).
+static void DumpProblem( const cnSolverProblem* problem, const double* start, const double* lambda,
+                         const cnSolverStats* stats, void* context )
+{
+    ProblemDump* dump = context;
+    double wall0 = WallSeconds();
+    double cpu0 = CpuSeconds();
+    dump->solves += 1;
+    dump->message[0] = '\0';
+    dump->status =
+        cnWriteProblemFile( dump->path, problem, start, lambda, dump->message, (int)sizeof( dump->message ) );
+    dump->rows = problem->rowCount;
+    dump->groups = problem->groupCount;
+    dump->iterations = stats->iterations;
+    dump->solveStatus = stats->status;
+    dump->residual = stats->residual;
+    dump->cpuSeconds += CpuSeconds() - cpu0;
+    dump->wallSeconds += WallSeconds() - wall0;
+}
+
+// After the dump step: true when the file was written, else prints why.
+static bool CheckDump( const RunOptions* options, const ProblemDump* dump )
+{
+    if ( dump->solves == 0 )
+    {
+        fprintf( stderr,
+                 "cairn run: %s: --dump-problem: step %lld solved no contact problem (no contacts), nothing "
+                 "written to %s\n",
+                 options->scenePath, (long long)dump->step, dump->path );
+        return false;
+    }
+    if ( dump->status != cn_statusOk )
+    {
+        fprintf( stderr,
+                 "cairn run: %s: --dump-problem: cannot write the problem of step %lld to %s: %s (%s)\n",
+                 options->scenePath, (long long)dump->step, dump->path,
+                 dump->message[0] != '\0' ? dump->message : cnStatusString( dump->status ),
+                 cnStatusName( dump->status ) );
+        return false;
+    }
+    return true;
+}
+
 // Step the world; returns exitOk or exitFailure (after printing why).
-static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace, RunResult* result )
+static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace, RunResult* result,
+                      RunLog* log )
 {
     cnStepReport* buffer = malloc( STEP_BUFFER_CAPACITY * sizeof( cnStepReport ) );
     if ( buffer == NULL )
@@ -321,11 +576,13 @@ static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace,
 
     Progress progress;
     Progress_Start( &progress, options->quiet == false, options->steps, WallSeconds() );
+    log->progress = &progress;
 
     int64_t done = 0;
     cnStatus status = cn_statusOk;
     int exitCode = exitOk;
-    while ( done < options->steps && status == cn_statusOk )
+    bool dumpFailed = false;
+    while ( done < options->steps && status == cn_statusOk && dumpFailed == false )
     {
         // one timed segment: until the buffer is full, the run is over or the progress line is due
         int64_t left = options->steps - done;
@@ -335,13 +592,32 @@ static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace,
         double cpu0 = CpuSeconds();
         while ( count < capacity )
         {
+            bool dumping = done + count + 1 == result->dump.step;
+            if ( dumping )
+            {
+                cnWorld_SetProblemFcn( worldId, DumpProblem, &result->dump );
+            }
             status = cnWorld_Step( worldId, result->timeStep );
+            if ( dumping )
+            {
+                cnWorld_SetProblemFcn( worldId, NULL, NULL );
+            }
             if ( status != cn_statusOk )
             {
                 break;
             }
             buffer[count] = cnWorld_GetStepReport( worldId );
             count += 1;
+            if ( dumping )
+            {
+                result->dump.stepIterations = buffer[count - 1].solverIterations;
+                result->dump.stepRelaxIterations = buffer[count - 1].relaxIterations;
+                if ( CheckDump( options, &result->dump ) == false )
+                {
+                    dumpFailed = true;
+                    break;
+                }
+            }
             if ( progress.enabled && Progress_Due( &progress, WallSeconds() ) )
             {
                 break;
@@ -373,8 +649,17 @@ static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace,
         }
     }
     Progress_Finish( &progress );
+    log->progress = NULL;
     free( buffer );
 
+    // writing the problem file is not stepping
+    result->wallSeconds = fmax( result->wallSeconds - result->dump.wallSeconds, 0.0 );
+    result->cpuSeconds = fmax( result->cpuSeconds - result->dump.cpuSeconds, 0.0 );
+
+    if ( dumpFailed )
+    {
+        return exitFailure;
+    }
     if ( status != cn_statusOk )
     {
         fprintf( stderr, "cairn run: %s: step %lld of %lld failed: %s (%s)\n", options->scenePath,
@@ -390,16 +675,67 @@ static void PrintSummary( const RunOptions* options, const RunResult* result, in
     double steps = (double)result->steps;
     double wallMs = result->steps > 0 ? 1000.0 * result->wallSeconds / steps : 0.0;
     double cpuMs = result->steps > 0 ? 1000.0 * result->cpuSeconds / steps : 0.0;
+    char warnings[512];
+    FormatWarningSummary( result, warnings, (int)sizeof( warnings ) );
     printf(
-        "%s: %lld steps x %g s, %d bodies, solver %s: %.3g ms/step (cpu %.3g), kinetic energy %.6g J, %lld "
-        "warnings\n",
+        "%s: %lld steps x %g s, %d bodies, solver %s: %.3g ms/step (cpu %.3g), kinetic energy %.6g J, %s\n",
         BaseName( options->scenePath ), (long long)result->steps, result->timeStep, bodyCount, result->solver,
-        wallMs, cpuMs, result->kineticEnergyFinal,
-        (long long)( result->warningCount + result->loadWarningCount ) );
+        wallMs, cpuMs, result->kineticEnergyFinal, warnings );
     fflush( stdout );
 }
 
-static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* result )
+// "iterations, tolerance, ..." of `solver`.
+static void ParamNames( const cnSolverVTable* solver, char* buffer, size_t size )
+{
+    size_t used = 0;
+    buffer[0] = '\0';
+    for ( int i = 0; i < solver->paramCount && used < size; ++i )
+    {
+        int n = snprintf( buffer + used, size - used, "%s%s", i > 0 ? ", " : "", solver->params[i].name );
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
+
+// --param NAME=VALUE on the world's solver, in order. exitOk, or exitUsage after saying why.
+static int ApplyParams( cnWorldId worldId, const RunOptions* options )
+{
+    const cnSolverVTable* solver = cnWorld_GetSolver( worldId );
+    for ( int i = 0; solver != NULL && i < options->paramCount; ++i )
+    {
+        const char* text = options->params[i];
+        const char* equals = strchr( text, '=' );
+        char name[128];
+        snprintf( name, sizeof( name ), "%.*s", (int)( equals - text ), text );
+        char names[1024];
+        ParamNames( solver, names, sizeof( names ) );
+
+        int index = cnFindSolverParam( solver, name );
+        if ( index < 0 )
+        {
+            UsageError( "--param %s: solver '%s' has no parameter '%s' (its parameters: %s)", text,
+                        solver->name, name, names );
+            return exitUsage;
+        }
+        double value = 0.0;
+        char why[256] = "";
+        if ( cnParseSolverParam( solver->params + index, equals + 1, &value, why, (int)sizeof( why ) ) !=
+             cn_statusOk )
+        {
+            UsageError( "--param %s: %s (solver '%s'; its parameters: %s)", text, why, solver->name, names );
+            return exitUsage;
+        }
+        cnStatus status = cnWorld_SetSolverParam( worldId, name, value );
+        if ( status != cn_statusOk )
+        {
+            UsageError( "--param %s: solver '%s' refused it: %s", text, solver->name,
+                        cnStatusString( status ) );
+            return exitUsage;
+        }
+    }
+    return exitOk;
+}
+
+static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* result, RunLog* log )
 {
     cnWorldDef def = cnWorld_GetDef( worldId );
     if ( options->solverName != NULL )
@@ -415,12 +751,25 @@ static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* r
         }
         def = cnWorld_GetDef( worldId );
     }
+    int paramsExit = ApplyParams( worldId, options );
+    if ( paramsExit != exitOk )
+    {
+        return paramsExit;
+    }
+    def = cnWorld_GetDef( worldId );
 
     result->scenePath = options->scenePath;
     result->steps = options->steps;
     result->timeStep = def.timeStep;
     snprintf( result->solver, sizeof( result->solver ), "%s", def.solver.name );
     result->residualFinal = NAN;
+    for ( int k = 0; k < meritCount; ++k )
+    {
+        result->merits[k] = NAN;
+        result->meritsMax[k] = NAN;
+    }
+    result->dump.step = options->dumpStep;
+    result->dump.path = options->dumpPath;
     result->kineticEnergyInitial = TotalKineticEnergy( worldId );
 
     if ( !( isfinite( def.timeStep ) && def.timeStep > 0.0 ) )
@@ -446,7 +795,7 @@ static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* r
         }
     }
 
-    int exitCode = StepWorld( worldId, options, trace, result );
+    int exitCode = StepWorld( worldId, options, trace, result, log );
     if ( trace != NULL && fclose( trace ) != 0 && exitCode == exitOk )
     {
         fprintf( stderr, "cairn run: cannot write the trace %s\n", options->tracePath );
@@ -458,6 +807,8 @@ static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* r
     }
 
     result->kineticEnergyFinal = TotalKineticEnergy( worldId );
+    result->logLineCount = log->lineCount;
+    result->logSuppressedCount = log->suppressedCount;
     PrintSummary( options, result, cnWorld_GetBodyCount( worldId ) );
 
     if ( options->reportPath != NULL )
@@ -486,11 +837,14 @@ int RunCommand( int argc, char** argv )
         return exitCode;
     }
 
-    // large (the kept warning texts): on the heap
+    // large (the kept warning texts, the log kinds): on the heap
     RunResult* result = calloc( 1, sizeof( RunResult ) );
-    if ( result == NULL )
+    RunLog* log = calloc( 1, sizeof( RunLog ) );
+    if ( result == NULL || log == NULL )
     {
         fprintf( stderr, "cairn run: out of memory\n" );
+        free( result );
+        free( log );
         FreeOptions( &options );
         return exitFailure;
     }
@@ -500,6 +854,9 @@ int RunCommand( int argc, char** argv )
     sceneOptions.overrideCount = options.overrideCount;
     sceneOptions.warningFcn = CollectLoadWarning;
     sceneOptions.warningContext = result;
+    // the world's own log lines (the engine's warnings), rate-limited
+    sceneOptions.worldDef.logFcn = RunLogFcn;
+    sceneOptions.worldDef.logContext = log;
 
     // the application systems a scene may name (colony growth, force fields)
     cxSceneSystems systems = { 0 };
@@ -523,10 +880,12 @@ int RunCommand( int argc, char** argv )
     }
     else
     {
-        exitCode = RunLoaded( scene.worldId, &options, result );
+        exitCode = RunLoaded( scene.worldId, &options, result, log );
         cnDestroyWorld( scene.worldId );
     }
+    FinishRunLog( log );
 
+    free( log );
     free( result );
     FreeOptions( &options );
     return exitCode;

@@ -322,6 +322,11 @@ cnBodyId cnCreateBody( cnWorldId worldId, const cnBodyDef* def )
     b->angularVelocity[row] = def->type == cn_staticBody ? cn_vec3Zero : def->angularVelocity;
     b->force[row] = cn_vec3Zero;
     b->torque[row] = cn_vec3Zero;
+    b->safeTransform[row] = transform;
+    b->safeCenter[row] = def->position;
+    b->safeLinearVelocity[row] = b->linearVelocity[row];
+    b->safeAngularVelocity[row] = b->angularVelocity[row];
+    b->flaggedStep[row] = -1;
     b->mass[row] = 0.0;
     b->invMass[row] = 0.0;
     b->localCenter[row] = cn_vec3Zero;

@@ -80,12 +80,22 @@ void cnDestroyShapeProxy( cnWorld* world, int shapeIndex )
 
 void cnMoveBodyProxies( cnWorld* world, int row, cnVec3 displacement )
 {
+    // the step puts back bodies that are not finite before they get here (world.c); between steps
+    // (cnWorld_UpdateContacts after a bulk write) a body that is not finite keeps its old boxes
+    if ( cnIsFiniteVec3( displacement ) == false )
+    {
+        displacement = cn_vec3Zero;
+    }
     for ( int index = world->bodies.headShape[row]; index != CN_NULL_INDEX;
           index = world->shapes[index].next )
     {
         cnCollisionShape placed = cnPlaceShape( world, index );
-        cnBroadPhase_MoveProxyPredicted( &world->contacts.broadPhase, world->shapes[index].proxyKey,
-                                         cnComputeAABB( &placed ), displacement );
+        cnAABB box = cnComputeAABB( &placed );
+        if ( cnAABB_IsValid( box ) )
+        {
+            cnBroadPhase_MoveProxyPredicted( &world->contacts.broadPhase, world->shapes[index].proxyKey, box,
+                                             displacement );
+        }
     }
 }
 

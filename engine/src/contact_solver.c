@@ -307,11 +307,13 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
 
 // ---- solve ------------------------------------------------------------------------------------------
 
-// One pass of the layer on the rows with right-hand side b and softness (nullable); lambda in and
-// out, the velocity change in delta. The history goes after what earlier passes of this substep
-// recorded. True when the result is usable.
-static bool cnSolvePass( cnWorld* world, cnContactRows* rows, double* b, double* softness,
-                         const cnSolverBudget* budget, double* lambda, double* delta, cnSolverStats* stats )
+// One pass of the layer on the rows with right-hand side b and softness (nullable), through the
+// data prepared once for the substep (`prepared`, NULL when preparing failed: the layer then
+// prepares itself); lambda in and out, the velocity change in delta; graded when `grade`. The
+// history goes after what earlier passes of this substep recorded. True when the result is usable.
+static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepared, bool grade, double* b,
+                         double* softness, const cnSolverBudget* budget, double* lambda, double* delta,
+                         cnSolverStats* stats )
 {
     cnSolverProblem* problem = &rows->problem;
     problem->b = b;
@@ -324,8 +326,10 @@ static bool cnSolvePass( cnWorld* world, cnContactRows* rows, double* b, double*
         .residualHistoryCapacity = world->residualHistoryCapacity - recorded,
     };
     memset( delta, 0, 6 * (size_t)rows->bodyCount * sizeof( double ) );
+    cnLayerOptions options = { .prepared = prepared, .grade = grade };
     cnLayerSolve( world->solver, world->solverState, world->solverParams, budget, problem, &solution,
-                  &world->arena, stats );
+                  &world->arena, &options, stats );
+    world->report.solverPasses += 1;
     world->residualHistoryCount += stats->historyCount;
     if ( stats->historyCount == 0 && world->residualHistoryCount < world->residualHistoryCapacity )
     {
@@ -551,7 +555,6 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     cnStepReport* report = &world->report;
     cnArena* arena = &world->arena;
     const cnSolverVTable* solver = world->solver;
-    world->residualHistoryCount = 0;
     report->contactRecursions = 0;
     bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
     bool friction = ( solver->caps & cn_solverFriction ) != 0;
@@ -628,6 +631,10 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         }
     }
 
+    // the layer's data for these rows, prepared once for every pass (J and W do not change between
+    // them); an invalid problem leaves it NULL and each pass reports why
+    cnPrepared* prepared = cnLayerPrepare( problem, arena, NULL );
+
     cnSolverBudget budget = cnBudgetFromParams( solver, world->solverParams );
     bool direct = ( solver->caps & cn_solverDirect ) != 0;
     bool singlePass = ( solver->caps & cn_solverSinglePass ) != 0;
@@ -654,7 +661,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             return cn_statusOutOfMemory;
         }
         cnCopyDoubles( softLambda, rows.lambda, problem->rowCount );
-        bool softUsable = cnSolvePass( world, &rows, softB, softness, &budget, softLambda, softDelta, &stats );
+        bool softUsable =
+            cnSolvePass( world, &rows, prepared, false, softB, softness, &budget, softLambda, softDelta, &stats );
         report->solverIterations += stats.iterations;
         cnSolverBudget relax = budget;
         if ( softUsable )
@@ -675,7 +683,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
-        usable = cnSolvePass( world, &rows, hardB, NULL, &relax, rows.lambda, delta, &stats );
+        usable = cnSolvePass( world, &rows, prepared, true, hardB, NULL, &relax, rows.lambda, delta, &stats );
         if ( softUsable )
         {
             report->relaxIterations += stats.iterations;
@@ -691,8 +699,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
-        usable = cnSolvePass( world, &rows, soft ? softB : hardB, soft ? softness : NULL, &budget, rows.lambda,
-                              delta, &stats );
+        usable = cnSolvePass( world, &rows, prepared, true, soft ? softB : hardB, soft ? softness : NULL, &budget,
+                              rows.lambda, delta, &stats );
         report->solverIterations += stats.iterations;
     }
 
@@ -718,7 +726,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
         cnSolverStats levelStats;
-        if ( cnSolvePass( world, &rows, hardB, NULL, &budget, rows.lambda, delta, &levelStats ) == false )
+        if ( cnSolvePass( world, &rows, prepared, true, hardB, NULL, &budget, rows.lambda, delta, &levelStats ) ==
+             false )
         {
             // the level's rows go; the last good level stays
             problem->rowCount = rowsBefore;

@@ -154,7 +154,7 @@ void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch*
 {
     cnBodyStore* b = &world->bodies;
     bool inertial = world->def.dynamics == cn_dynamicsInertial;
-    int nonFinite = 0;
+
     for ( int row = 0; row < b->count; ++row )
     {
         if ( b->type[row] == cn_staticBody )
@@ -187,8 +187,7 @@ void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch*
             b->transform[row] = scratch->savedTransform[row];
             b->linearVelocity[row] = scratch->savedLinear[row];
             b->angularVelocity[row] = scratch->savedAngular[row];
-            nonFinite += 1;
+            cnFlagBody( world, row, &world->report.nonFiniteCount );
         }
     }
-    world->report.nonFiniteCount += nonFinite;
 }

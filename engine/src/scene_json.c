@@ -2270,7 +2270,7 @@ static const char* const cn_worldKeys[] = { "gravity",          "dt",
                                             "substeps",         "contact_hertz",
                                             "contact_margin",   "contact_recursions",
                                             "relax_iterations", "max_linear_speed" };
-static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance" };
+static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance", "params" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
                                            "type",
@@ -2303,6 +2303,159 @@ static const char* const cn_shapeKeys[cn_shapeTypeCount][7] = {
     { CN_SHAPE_COMMON_KEYS, "normal", "offset" },
 };
 static const int cn_shapeKeyCounts[cn_shapeTypeCount] = { 5, 5, 6, 6, 5, 6, 5, 6 };
+
+// "iterations, tolerance, ..." (cut with "..." when long)
+static void cnSolverParamNames( const cnSolverVTable* solver, char* buffer, size_t size )
+{
+    cnText text = cnMakeText( buffer, size );
+    for ( int i = 0; i < solver->paramCount; ++i )
+    {
+        cnAppend( &text, i > 0 ? ", " : "" );
+        cnAppend( &text, solver->params[i].name );
+    }
+    cnFinishText( &text );
+}
+
+// One member of "world.solver.params" (the path is at it): its parameter's index and value. A
+// number for any parameter, true or false for a toggle, a choice's name for a choice; the value
+// is checked against the parameter's type and range (cnCheckSolverParam).
+static bool cnReadSolverParam( cnLoader* L, const cnSolverVTable* solver, const cJSON* item, int* outIndex,
+                               double* outValue )
+{
+    int index = cnFindSolverParam( solver, item->string );
+    if ( index < 0 )
+    {
+        char names[200];
+        cnSolverParamNames( solver, names, sizeof( names ) );
+        char shown[96];
+        cnText quoted = cnMakeText( shown, sizeof( shown ) );
+        cnAppendQuoted( &quoted, item->string, strlen( item->string ), CN_QUOTE_LIMIT );
+        cnFinishText( &quoted );
+        return cnFail( L, cn_statusSchemaError, "solver \"%s\" has no parameter %s (its parameters: %s)",
+                       solver->name, shown, names );
+    }
+
+    const cnSolverParam* param = solver->params + index;
+    char why[192] = "";
+    double value = 0.0;
+    cnStatus status = cn_statusOk;
+    if ( cJSON_IsNumber( item ) )
+    {
+        value = item->valuedouble;
+        status = cnCheckSolverParam( param, value, why, (int)sizeof( why ) );
+    }
+    else if ( cJSON_IsBool( item ) && param->type == cn_paramToggle )
+    {
+        value = cJSON_IsTrue( item ) ? 1.0 : 0.0;
+    }
+    else if ( cJSON_IsString( item ) && param->type == cn_paramChoice )
+    {
+        status = cn_statusInvalidArgument;
+        for ( int k = 0; k < param->choiceCount && status != cn_statusOk; ++k )
+        {
+            if ( strcmp( item->valuestring, param->choices[k] ) == 0 )
+            {
+                value = (double)k;
+                status = cn_statusOk;
+            }
+        }
+        if ( status != cn_statusOk )
+        {
+            char choices[160];
+            cnText text = cnMakeText( choices, sizeof( choices ) );
+            cnAppendChoices( &text, param->choices, param->choiceCount );
+            cnFinishText( &text );
+            char shown[96];
+            cnText quoted = cnMakeText( shown, sizeof( shown ) );
+            cnAppendQuoted( &quoted, item->valuestring, strlen( item->valuestring ), CN_QUOTE_LIMIT );
+            cnFinishText( &quoted );
+            return cnFail( L, cn_statusSchemaError,
+                           "unknown choice %s for \"%s\" of solver \"%s\" (expected %s)", shown, param->name,
+                           solver->name, choices );
+        }
+    }
+    else
+    {
+        char low[32];
+        char high[32];
+        cnFormatNumber( low, (int)sizeof( low ), param->minValue );
+        cnFormatNumber( high, (int)sizeof( high ), param->maxValue );
+        char what[240];
+        switch ( param->type )
+        {
+            case cn_paramToggle:
+                cnFormat( what, (int)sizeof( what ), "true or false (a toggle)" );
+                break;
+            case cn_paramChoice:
+            {
+                char choices[160];
+                cnText text = cnMakeText( choices, sizeof( choices ) );
+                cnAppendChoices( &text, param->choices, param->choiceCount );
+                cnFinishText( &text );
+                cnFormat( what, (int)sizeof( what ), "a choice: %s", choices );
+                break;
+            }
+            case cn_paramInteger:
+                cnFormat( what, (int)sizeof( what ), "an integer in [%s, %s]", low, high );
+                break;
+            case cn_paramNumber:
+            default:
+                cnFormat( what, (int)sizeof( what ), "a number in [%s, %s]", low, high );
+                break;
+        }
+        return cnFailExpected( L, what, item );
+    }
+    if ( status != cn_statusOk )
+    {
+        if ( isfinite( value ) == false )
+        {
+            char written[64];
+            cnWrittenNumber( L, item, written, (int)sizeof( written ) );
+            return cnFail( L, cn_statusSchemaError,
+                           "expected a finite number, got %s (too large for a double)", written );
+        }
+        // why: "iterations: 0 is outside [1, 1e+06]"; the path names the parameter already
+        const char* reason = why;
+        size_t nameLength = strlen( param->name );
+        if ( strncmp( why, param->name, nameLength ) == 0 && strncmp( why + nameLength, ": ", 2 ) == 0 )
+        {
+            reason = why + nameLength + 2;
+        }
+        return cnFail( L, cn_statusSchemaError, "%s (a parameter of solver \"%s\")", reason, solver->name );
+    }
+    *outIndex = index;
+    *outValue = value;
+    return true;
+}
+
+// Pass 1: "world.solver.params" (the path is at it) against `solver`, the one named `name`.
+static bool cnCheckSolverParams( cnLoader* L, const cJSON* params, const cnSolverVTable* solver,
+                                 const char* name )
+{
+    if ( cJSON_IsObject( params ) == false )
+    {
+        return cnFailExpected( L, "an object from parameter names to values", params );
+    }
+    if ( solver == NULL )
+    {
+        // a def's name the caller set; cnCreateWorld would refuse it too
+        return cnFail( L, cn_statusSchemaError, "solver \"%s\" is not registered: its parameters are unknown",
+                       name );
+    }
+    const cJSON* member = NULL;
+    cJSON_ArrayForEach( member, params )
+    {
+        cnPushKey( L, member->string );
+        int index = -1;
+        double value = 0.0;
+        if ( cnReadSolverParam( L, solver, member, &index, &value ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+    }
+    return true;
+}
 
 static bool cnReadSolver( cnLoader* L, const cJSON* item, cnSolverSettings* solver )
 {
@@ -2356,7 +2509,25 @@ static bool cnReadSolver( cnLoader* L, const cJSON* item, cnSolverSettings* solv
         }
         cnPop( L );
     }
-    return cnReadNumberMember( L, item, "tolerance", false, cn_nonNegativeNumber, &solver->tolerance );
+    if ( cnReadNumberMember( L, item, "tolerance", false, cn_nonNegativeNumber, &solver->tolerance ) ==
+         false )
+    {
+        return false;
+    }
+
+    // checked against the solver the world gets (the name read above, or the def's); set on the
+    // world after it is created (cnApplySolverParams)
+    const cJSON* params = cnMember( L, item, "params", false );
+    if ( params != NULL )
+    {
+        cnPushKey( L, "params" );
+        if ( cnCheckSolverParams( L, params, cnFindSolver( solver->name ), solver->name ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+    }
+    return true;
 }
 
 static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
@@ -2421,6 +2592,10 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
         if ( cnCheckBool( L, sleeping, &def->enableSleep ) == false )
         {
             return false;
+        }
+        if ( def->enableSleep )
+        {
+            cnWarn( L, "sleeping is not implemented yet: every body stays awake" );
         }
         cnPop( L );
     }
@@ -3791,6 +3966,45 @@ static void cnProbeBody( cnLoader* L, const cnWorldDef* worldDef, const cJSON* i
     cnDestroyWorld( world );
 }
 
+// Pass 2: "world.solver.params" (checked in pass 1) set on the new world's solver, in file order.
+static bool cnApplySolverParams( cnLoader* L, cnWorldId world )
+{
+    const cJSON* worldItem = cJSON_GetObjectItemCaseSensitive( L->root, "world" );
+    const cJSON* solverItem = cJSON_GetObjectItemCaseSensitive( worldItem, "solver" );
+    const cJSON* params = cJSON_GetObjectItemCaseSensitive( solverItem, "params" );
+    const cnSolverVTable* solver = cnWorld_GetSolver( world );
+    if ( params == NULL || solver == NULL )
+    {
+        return true;
+    }
+    cnPushKey( L, "world" );
+    cnPushKey( L, "solver" );
+    cnPushKey( L, "params" );
+    const cJSON* member = NULL;
+    cJSON_ArrayForEach( member, params )
+    {
+        cnPushKey( L, member->string );
+        int index = -1;
+        double value = 0.0;
+        if ( cnReadSolverParam( L, solver, member, &index, &value ) == false )
+        {
+            return false;
+        }
+        cnStatus status = cnWorld_SetSolverParam( world, member->string, value );
+        if ( status != cn_statusOk )
+        {
+            return cnFail( L, status == cn_statusOutOfMemory ? cn_statusOutOfMemory : cn_statusSchemaError,
+                           "solver \"%s\" refused this value: %s (see the world's log)", solver->name,
+                           cnStatusString( status ) );
+        }
+        cnPop( L );
+    }
+    cnPop( L );
+    cnPop( L );
+    cnPop( L );
+    return true;
+}
+
 static bool cnCreateScene( cnLoader* L, const cnWorldDef* worldDef, int bodyCount, cnScene* outScene )
 {
     cnWorldDef def = *worldDef;
@@ -3819,6 +4033,12 @@ static bool cnCreateScene( cnLoader* L, const cnWorldDef* worldDef, int bodyCoun
                       capture.message[0] != 0
                           ? capture.message
                           : "cnCreateWorld failed: too many worlds, or an invalid world def" );
+        return false;
+    }
+
+    if ( cnApplySolverParams( L, world ) == false )
+    {
+        cnDestroyWorld( world );
         return false;
     }
 

@@ -13,9 +13,9 @@ cnWorldDef cnDefaultWorldDef( void )
     def.dynamics = cn_dynamicsInertial;
     def.viscosity = 1.0;
     def.timeStep = 1.0 / 60.0;
-    def.substeps = 1;
-    def.contactHertz = 40.0;
-    def.relaxIterations = 2;
+    def.substeps = 0;
+    def.contactHertz = 70.0;
+    def.relaxIterations = 3;
     def.maxLinearSpeed = 400.0;
     def.contactMargin = 0.02;
     def.aabbMargin = 0.1;

@@ -128,10 +128,10 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
                   def->contactMargin, def->aabbMargin );
         return false;
     }
-    if ( def->substeps < 1 || def->substeps > 64 ||
+    if ( def->substeps < 0 || def->substeps > 64 ||
          !( isfinite( def->contactHertz ) && def->contactHertz > 0.0 ) )
     {
-        cnFormat( message, size, "world def: substeps must be 1 to 64 and contactHertz > 0, got %d and %g",
+        cnFormat( message, size, "world def: substeps must be 0 (automatic) to 64 and contactHertz > 0, got %d and %g",
                   def->substeps, def->contactHertz );
         return false;
     }
@@ -592,6 +592,83 @@ static void cnRunSystems( cnWorld* world, cnStage stage, double timeStep )
 
 // the step --------------------------------------------------------------------------------------
 
+// Bad values in the step. Users write velocities and forces through the bulk arrays and user
+// systems, and arithmetic can overflow (two 1e308 N forces, a 1e308 gravity over a large step): a
+// body whose state is not finite would reach the broadphase and the solver, and the solver's NaN
+// would cost every other body its contacts. So every body's state is checked where values enter:
+// at the start of the step (bulk writes between steps), after the force stage (user systems and
+// gravity), after prediction and after the solve (overflow). A body that fails gets its last finite
+// state back (taken at the start of the step, before user systems run, and at its end), its forces
+// dropped, and the step report counts it (nonfinite_state); the others go on as if nothing
+// happened.
+
+void cnFlagBody( cnWorld* world, int row, int* count )
+{
+    cnBodyStore* b = &world->bodies;
+    int64_t step = world->stepIndex + 1;
+    if ( b->flaggedStep[row] != step )
+    {
+        b->flaggedStep[row] = step;
+        *count += 1;
+    }
+}
+
+static bool cnIsBodyStateFinite( const cnBodyStore* b, int row )
+{
+    return cnIsFiniteVec3( b->transform[row].p ) && cnIsFiniteQuat( b->transform[row].q ) &&
+           cnIsFiniteVec3( b->center[row] ) && cnIsFiniteVec3( b->linearVelocity[row] ) &&
+           cnIsFiniteVec3( b->angularVelocity[row] ) && cnIsFiniteVec3( b->force[row] ) &&
+           cnIsFiniteVec3( b->torque[row] );
+}
+
+// every body checked; a finite one's state becomes its last finite state when `keep`
+static void cnGuardBodies( cnWorld* world, bool keep )
+{
+    cnBodyStore* b = &world->bodies;
+    for ( int row = 0; row < b->count; ++row )
+    {
+        if ( cnIsBodyStateFinite( b, row ) )
+        {
+            if ( keep )
+            {
+                b->safeTransform[row] = b->transform[row];
+                b->safeCenter[row] = b->center[row];
+                b->safeLinearVelocity[row] = b->linearVelocity[row];
+                b->safeAngularVelocity[row] = b->angularVelocity[row];
+            }
+            continue;
+        }
+        b->transform[row] = b->safeTransform[row];
+        b->center[row] = b->safeCenter[row];
+        b->linearVelocity[row] = b->safeLinearVelocity[row];
+        b->angularVelocity[row] = b->safeAngularVelocity[row];
+        b->force[row] = cn_vec3Zero;
+        b->torque[row] = cn_vec3Zero;
+        cnFlagBody( world, row, &world->report.nonFiniteCount );
+    }
+}
+
+void cnGuardVelocities( cnWorld* world )
+{
+    cnBodyStore* b = &world->bodies;
+    double limit = world->def.maxLinearSpeed;
+    for ( int row = 0; row < b->count; ++row )
+    {
+        if ( cnIsFiniteVec3( b->linearVelocity[row] ) == false || cnIsFiniteVec3( b->angularVelocity[row] ) == false )
+        {
+            b->linearVelocity[row] = b->safeLinearVelocity[row];
+            b->angularVelocity[row] = b->safeAngularVelocity[row];
+            cnFlagBody( world, row, &world->report.nonFiniteCount );
+        }
+        double speed = cnLength( b->linearVelocity[row] );
+        if ( speed > limit )
+        {
+            b->linearVelocity[row] = cnScale( limit / speed, b->linearVelocity[row] );
+            cnFlagBody( world, row, &world->report.clampedCount );
+        }
+    }
+}
+
 // one pass of the pipeline by h: predict velocities, collide, solve, integrate positions.
 // On failure the velocities of this substep are put back and the status returned.
 static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
@@ -602,6 +679,7 @@ static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
     cnStepScratch scratch;
     memset( &scratch, 0, sizeof( scratch ) );
     bool ok = cnPredictVelocities( world, h, &scratch );
+    cnGuardVelocities( world );
     report->predictMs += cnGetMilliseconds( ticks );
     if ( ok == false )
     {
@@ -639,6 +717,7 @@ static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
         cnLogWorld( world, cn_logError, solved, "cnWorld_Step: contact solve: %s", cnStatusString( solved ) );
         return solved;
     }
+    cnGuardVelocities( world );
     report->solveMs += cnGetMilliseconds( ticks );
 
     // 7 integrate positions and orientations
@@ -699,16 +778,24 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     }
 
     cnClearContactEvents( world );
+    world->residualHistoryCount = 0;
 
-    // 1 forces: user systems, gravity, more user systems
+    // what was written into the bulk arrays since the last step; the finite state is kept
+    cnGuardBodies( world, true );
+
+    // 1 forces: user systems, gravity, more user systems; then what they wrote
     uint64_t ticks = cnGetTicks();
     cnRunSystems( world, cn_stageBegin, timeStep );
     cnApplyGravity( world );
     cnRunSystems( world, cn_stageForces, timeStep );
+    cnGuardBodies( world, false );
     uint64_t systemTicks = cnGetTicks() - ticks;
 
     // 2-7 predict, collide, solve, integrate: once per substep
-    int substeps = world->def.substeps;
+    // automatic: two for inertial worlds (stiff contacts for stacks), one for overdamped ones
+    int substeps = world->def.substeps > 0 ? world->def.substeps
+                                           : ( world->def.dynamics == cn_dynamicsInertial ? 2 : 1 );
+    report->substeps = substeps;
     double h = timeStep / (double)substeps;
     for ( int sub = 0; sub < substeps; ++sub )
     {
@@ -721,6 +808,8 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
         }
     }
 
+    // the state the step ends with is the last finite one (end systems may still break it)
+    cnGuardBodies( world, true );
     world->stepIndex += 1;
     world->time += timeStep;
 
@@ -740,8 +829,15 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     {
         report->warnings |= cn_warnNonFiniteState;
         cnLogWorld( world, cn_logWarning, cn_statusNonFinite,
-                    "step %lld: %d bodies got a non-finite state and were put back where they were",
+                    "step %lld: %d bodies got a non-finite state and were put back to their last finite one",
                     (long long)world->stepIndex, report->nonFiniteCount );
+    }
+    if ( report->clampedCount > 0 )
+    {
+        report->warnings |= cn_warnSpeedClamped;
+        cnLogWorld( world, cn_logWarning, cn_statusInvalidArgument,
+                    "step %lld: %d bodies were faster than maxLinearSpeed (%g m/s) and were slowed to it",
+                    (long long)world->stepIndex, report->clampedCount, world->def.maxLinearSpeed );
     }
     report->stepIndex = world->stepIndex;
     report->time = world->time;

@@ -50,6 +50,12 @@ typedef struct cnBodySlot
     X( cnVec3, angularVelocity )    /* world frame, rad/s */                                           \
     X( cnVec3, force )              /* accumulated for the next step, N */                             \
     X( cnVec3, torque )             /* accumulated for the next step, N m */                           \
+    /* the last finite state, to put a body back to (world.c, cnGuardBodies) */                       \
+    X( cnTransform, safeTransform )                                                                    \
+    X( cnVec3, safeCenter )                                                                            \
+    X( cnVec3, safeLinearVelocity )                                                                    \
+    X( cnVec3, safeAngularVelocity )                                                                   \
+    X( int64_t, flaggedStep )       /* the step that last reported this body (non-finite, clamped) */ \
     /* mass and mobility, body frame */                                                                \
     X( double, mass )               /* 0 for static and kinematic bodies */                            \
     X( double, invMass )                                                                               \
@@ -217,6 +223,15 @@ typedef struct cnStepScratch
 } cnStepScratch;
 
 void cnApplyGravity( cnWorld* world );
+
+// Count body `row` in this step's report under `count` (nonFiniteCount or clampedCount) once per
+// step, however many checks catch it.
+void cnFlagBody( cnWorld* world, int row, int* count );
+
+// Velocities after a stage that changed them (prediction, the solve): a body whose velocities are
+// not finite gets its last finite ones back (cnGuardBodies); one faster than the world's
+// maxLinearSpeed is slowed to it. Both are counted in the step report.
+void cnGuardVelocities( cnWorld* world );
 bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratch );
 void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch* scratch );
 // Where body `row` is after `timeStep` at velocity `v` and angular velocity `w`: the centre of

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Write the stacking benchmark scenes to assets/scenes/ (tower10, pyramid20, pile1000) and the
+"""Write the stacking benchmark scenes to assets/scenes/ (tower10, pyramid20, wall210, pile1000) and the
 smooth-shape scenes (ellipsoid_pile500, capsule_pile500, rings_hanging).
 
     python3 tests/bench/make_scenes.py [OUTDIR]
@@ -73,6 +73,30 @@ def pyramid20():
         "0.02 m gaps between neighbours (the peers' wall_pyramid20), each row centred on the one "
         "below and touching it; boxes named rRRcCC (row 0 at the bottom). Stability: the largest "
         "displacement of any box after 10 s.", bodies)
+
+
+def wall210():
+    rows = 10
+    pitch = 2 * HALF + PYRAMID_GAP
+    bodies = [ground()]
+    for r in range(rows):
+        # running bond: odd rows start with a half box and are shifted by half a pitch, so every
+        # box but the half ones rests on two below; 21 boxes a row either way
+        names = 0
+        x = -10 * pitch
+        if r % 2 == 1:
+            bodies.append(box("w%02dc%02d" % (r, names), (x - 0.25, 0, HALF + r), half=(0.25, HALF, HALF)))
+            names += 1
+            x += 0.5 * pitch
+        while names < 21:
+            bodies.append(box("w%02dc%02d" % (r, names), (x, 0, HALF + r)))
+            names += 1
+            x += pitch
+    return scene(
+        "A wall of 210 boxes in 10 rows of running bond (1000 kg/m^3, friction 0.6): even rows 21 "
+        "unit boxes 0.02 m apart, odd rows a half box (0.5 m along x) then 20 unit boxes shifted "
+        "by half a pitch, so each box rests on two; boxes named wRRcCC. A throughput scene for "
+        "whole-step timings beside pyramid20 and pile1000 (tests/bench/README.md).", bodies)
 
 
 def quat_axis_angle(axis, angle):
@@ -299,7 +323,7 @@ def rings_hanging():
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "assets", "scenes")
-    for name, make in (("tower10", tower10), ("pyramid20", pyramid20), ("pile1000", pile1000),
+    for name, make in (("tower10", tower10), ("pyramid20", pyramid20), ("wall210", wall210), ("pile1000", pile1000),
                        ("ellipsoid_pile500", ellipsoid_pile500), ("capsule_pile500", capsule_pile500),
                        ("rings_hanging", rings_hanging)):
         path = os.path.join(out, name + ".json")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // cairn run: the summary line, the report, the trace and the final state against an in-process
-// run and against the closed form of semi-implicit Euler free fall.
+// run and against the closed form of semi-implicit Euler free fall; --param and
+// world.solver.params; the rate limit on the world's log; --dump-problem, read back by cairn lcp.
 #include "cli_suites.h"
 #include "cli_support.h"
 #include "test_support.h"
@@ -64,9 +65,185 @@ static cJSON* cntRunFreeFall( const char* extra )
 
 // Semi-implicit Euler from rest state (z0, v0) under constant g: v_n = v0 + n g dt,
 // z_n = z0 + n dt v0 + g dt^2 n (n + 1) / 2.
-static double cntEulerPosition( double z0, double v0, double g, double dt, int n )
+// semi-implicit Euler over n steps of `substeps` substeps each (the report's "substeps": 2 for an
+// inertial world by default): N = n substeps steps of h = dt / substeps
+static double cntEulerPosition( double z0, double v0, double g, double dt, int n, int substeps )
 {
-    return z0 + n * dt * v0 + g * dt * dt * n * ( n + 1.0 ) / 2.0;
+    double h = dt / substeps;
+    double count = (double)n * substeps;
+    return z0 + count * h * v0 + g * h * h * count * ( count + 1.0 ) / 2.0;
+}
+
+// tests/../assets/scenes/NAME, in a static buffer
+static const char* cntScenePath( const char* name )
+{
+    static char path[1024];
+    snprintf( path, sizeof( path ), "%s/scenes/%s", CN_ASSETS_DIR, name );
+    return path;
+}
+
+// Run `cairn run SCENE --report R EXTRA`; exit code 0 asserted; the report parsed. *run (nullable)
+// keeps the run's output for the caller to free.
+static cJSON* cntRunWithReport( const char* scene, const char* extra, cntCliRun* keep )
+{
+    const char* report = cntWorkPath( 5, "run_report.json" );
+    remove( report );
+    cntCliRun run = cntRunCli( "run \"%s\" --report \"%s\" %s", scene, report, extra );
+    ck_assert_msg( run.exitCode == 0, "run %s %s: exit code %d, stderr: %s", scene, extra, run.exitCode,
+                   run.err );
+    cJSON* json = cntReadJson( report );
+    ck_assert_msg( json != NULL, "the report %s is missing or not JSON", report );
+    if ( keep != NULL )
+    {
+        *keep = run;
+    }
+    else
+    {
+        cntFreeCliRun( &run );
+    }
+    return json;
+}
+
+// A number, or NaN for null (the report's NaN).
+static double cntNumberOrNaN( const cJSON* object, const char* key )
+{
+    const cJSON* item = cJSON_GetObjectItemCaseSensitive( object, key );
+    ck_assert_msg( cJSON_IsNumber( item ) || cJSON_IsNull( item ), "report field '%s' is missing", key );
+    return cJSON_IsNumber( item ) ? item->valuedouble : NAN;
+}
+
+static const cJSON* cntObject( const cJSON* object, const char* key )
+{
+    const cJSON* item = cJSON_GetObjectItemCaseSensitive( object, key );
+    ck_assert_msg( cJSON_IsObject( item ), "'%s' is missing or not an object", key );
+    return item;
+}
+
+static bool cntSame( double a, double b )
+{
+    return ( isnan( a ) && isnan( b ) ) || a == b;
+}
+
+// The end of a summary line: "N step(s) with warnings (name count, ...)" for the nonzero entries of
+// the report's warning_counts (in its order, the warning bits' order), then the load warnings.
+static void cntExpectedWarningSummary( const cJSON* report, char* buffer, size_t size )
+{
+    long long steps = (long long)cntNumber( report, "warning_count" );
+    size_t used = (size_t)snprintf( buffer, size, "%lld step%s with warnings", steps, steps == 1 ? "" : "s" );
+    const char* separator = " (";
+    const cJSON* count = NULL;
+    cJSON_ArrayForEach( count, cntObject( report, "warning_counts" ) )
+    {
+        if ( count->valuedouble > 0.0 )
+        {
+            used += (size_t)snprintf( buffer + used, size - used, "%s%s %lld", separator, count->string,
+                                      (long long)count->valuedouble );
+            separator = ", ";
+        }
+    }
+    if ( separator[0] == ',' )
+    {
+        used += (size_t)snprintf( buffer + used, size - used, ")" );
+    }
+    long long load = (long long)cntNumber( report, "load_warning_count" );
+    if ( load > 0 )
+    {
+        snprintf( buffer + used, size - used, ", %lld load warning%s", load, load == 1 ? "" : "s" );
+    }
+}
+
+// The summary line ends with the warnings the report counts.
+static void cntAssertSummaryWarnings( const char* out, const cJSON* report )
+{
+    char expected[512];
+    cntExpectedWarningSummary( report, expected, sizeof( expected ) );
+    char tail[600];
+    snprintf( tail, sizeof( tail ), " J, %s\n", expected );
+    size_t a = strlen( out );
+    size_t b = strlen( tail );
+    ck_assert_msg( a >= b && strcmp( out + a - b, tail ) == 0, "summary '%s' does not end with '%s'", out,
+                   tail );
+}
+
+#define CNT_TRACE_HEADER                                                                                     \
+    "step,time,contacts,iterations,residual,kinetic_energy,max_penetration,systems_ms,predict_ms,collide_"   \
+    "ms,"                                                                                                    \
+    "integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,violation_signorini,violation_"      \
+    "coulomb,"                                                                                               \
+    "violation_dissipation,solve_ms,solve_status\n"
+#define CNT_TRACE_FIELDS 20
+
+typedef struct cntTraceRow
+{
+    long long step;
+    double time;
+    int contacts;
+    int iterations;
+    double residual;
+    double kineticEnergy;
+    double maxPenetration;
+    double ms[5]; // systems, predict, collide, integrate, step
+    int relaxIterations;
+    double merits[5]; // natural map, cone, Signorini, Coulomb, dissipation
+    double solveMs;
+    char status[32];
+} cntTraceRow;
+
+// The rows of a trace file (header checked); returns how many, at most `capacity`.
+static int cntReadTrace( const char* path, cntTraceRow* rows, int capacity )
+{
+    char* text = cntReadFile( path );
+    ck_assert_msg( text != NULL, "no trace %s", path );
+    ck_assert_msg( strncmp( text, CNT_TRACE_HEADER, strlen( CNT_TRACE_HEADER ) ) == 0, "header: %.400s",
+                   text );
+    const char* line = text + strlen( CNT_TRACE_HEADER );
+    int count = 0;
+    while ( *line != '\0' )
+    {
+        ck_assert_int_lt( count, capacity );
+        cntTraceRow* r = rows + count;
+        int fields = sscanf(
+            line, "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%d,%lf,%lf,%lf,%lf,%lf,%lf,%31[^,\n]",
+            &r->step, &r->time, &r->contacts, &r->iterations, &r->residual, &r->kineticEnergy,
+            &r->maxPenetration, r->ms + 0, r->ms + 1, r->ms + 2, r->ms + 3, r->ms + 4, &r->relaxIterations,
+            r->merits + 0, r->merits + 1, r->merits + 2, r->merits + 3, r->merits + 4, &r->solveMs,
+            r->status );
+        ck_assert_msg( fields == CNT_TRACE_FIELDS, "row %d has %d fields: %.300s", count + 1, fields, line );
+        const char* end = strchr( line, '\n' );
+        ck_assert_msg( end != NULL, "row %d is not ended", count + 1 );
+        line = end + 1;
+        count += 1;
+    }
+    free( text );
+    return count;
+}
+
+static bool cntIsSolveStatusName( const char* name )
+{
+    for ( int i = 0; i < cn_solveStatusCount; ++i )
+    {
+        if ( strcmp( name, cnSolveStatusName( (cnSolveStatus)i ) ) == 0 )
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// How many lines of `text` contain `part`.
+static int cntCountLinesWith( const char* text, const char* part )
+{
+    int count = 0;
+    const char* line = text;
+    while ( line != NULL && *line != '\0' )
+    {
+        const char* end = strchr( line, '\n' );
+        size_t length = end != NULL ? (size_t)( end - line ) : strlen( line );
+        const char* found = strstr( line, part );
+        count += found != NULL && (size_t)( found - line ) < length ? 1 : 0;
+        line = end != NULL ? end + 1 : NULL;
+    }
+    return count;
 }
 
 START_TEST( summary_line_and_report_fields )
@@ -79,15 +256,17 @@ START_TEST( summary_line_and_report_fields )
     ck_assert_int_eq( cntCountLines( run.out ), 1 );
     ck_assert_msg( strncmp( run.out, "free_fall.json: 100 steps x 0.01 s, 3 bodies, solver ", 53 ) == 0,
                    "summary: %s", run.out );
-    ck_assert_msg( cntContains( run.out, " ms/step (cpu " ) && cntContains( run.out, " warnings\n" ),
+    ck_assert_msg( cntContains( run.out, " ms/step (cpu " ) && cntContains( run.out, " with warnings" ),
                    "summary: %s", run.out );
     long long summaryWarnings = -1;
     const char* energy = strstr( run.out, " J, " );
-    ck_assert_msg( energy != NULL && sscanf( energy, " J, %lld warnings", &summaryWarnings ) == 1,
-                   "summary: %s", run.out );
-    cntFreeCliRun( &run );
+    ck_assert_msg( energy != NULL && sscanf( energy, " J, %lld step", &summaryWarnings ) == 1, "summary: %s",
+                   run.out );
 
     cJSON* json = cntReadJson( report );
+    ck_assert_ptr_nonnull( json );
+    cntAssertSummaryWarnings( run.out, json );
+    cntFreeCliRun( &run );
     ck_assert_ptr_nonnull( json );
     ck_assert_double_eq( cntNumber( json, "steps" ), 100.0 );
     ck_assert_double_eq( cntNumber( json, "bodies" ), 3.0 );
@@ -100,10 +279,46 @@ START_TEST( summary_line_and_report_fields )
     ck_assert( cntNumber( json, "iterations_mean" ) >= 0.0 );
     ck_assert( cJSON_IsNumber( cJSON_GetObjectItemCaseSensitive( json, "residual_final" ) ) ||
                cJSON_IsNull( cJSON_GetObjectItemCaseSensitive( json, "residual_final" ) ) );
-    // warnings: the summary counts steps that warned plus load warnings; each entry names its flags
+    // warnings: the summary counts steps that warned (and names their warnings); each entry names
+    // its flags
     double warningCount = cntNumber( json, "warning_count" );
-    ck_assert_double_eq( (double)summaryWarnings, warningCount + cntNumber( json, "load_warning_count" ) );
+    ck_assert_double_eq( (double)summaryWarnings, warningCount );
     ck_assert_double_eq( cntNumber( json, "load_warning_count" ), 0.0 );
+    // every warning the library names has a count, in bit order
+    const cJSON* counts = cntObject( json, "warning_counts" );
+    const cJSON* count = counts->child;
+    for ( uint32_t bit = 0; bit < 32; ++bit )
+    {
+        const char* name = cnStepWarningName( 1u << bit );
+        if ( name != NULL )
+        {
+            ck_assert_msg( count != NULL && strcmp( count->string, name ) == 0,
+                           "warning_counts lacks %s in place", name );
+            ck_assert( cJSON_IsNumber( count ) && count->valuedouble >= 0.0 &&
+                       count->valuedouble <= warningCount );
+            count = count->next;
+        }
+    }
+    ck_assert_ptr_null( count );
+    // no contacts in free fall: merits 0, no relax pass; and the world logged nothing
+    ck_assert_double_eq( cntNumber( json, "relax_iterations_mean" ), 0.0 );
+    const char* const merits[5] = { "merit_natural_map", "merit_cone", "violation_signorini",
+                                    "violation_coulomb", "violation_dissipation" };
+    for ( int k = 0; k < 5; ++k )
+    {
+        char key[64];
+        snprintf( key, sizeof( key ), "%s_max", merits[k] );
+        ck_assert_double_eq( cntNumber( json, merits[k] ), 0.0 );
+        ck_assert_double_eq( cntNumber( json, key ), 0.0 );
+    }
+    ck_assert_double_eq( cntNumber( json, "log_line_count" ), 0.0 );
+    ck_assert_double_eq( cntNumber( json, "log_lines_suppressed" ), 0.0 );
+    // the solver's parameters as it ran: the scene's iteration count, the defaults of the rest
+    const cJSON* params = cntObject( json, "solver_params" );
+    ck_assert_double_eq( cntNumber( params, "iterations" ), 10.0 );
+    ck_assert( cJSON_IsString( cJSON_GetObjectItemCaseSensitive( params, "kernel" ) ) );
+    ck_assert( cJSON_IsBool( cJSON_GetObjectItemCaseSensitive( params, "warm_start" ) ) );
+    ck_assert_ptr_null( cJSON_GetObjectItemCaseSensitive( json, "dump_problem" ) );
     const cJSON* warnings = cJSON_GetObjectItemCaseSensitive( json, "warnings" );
     ck_assert_int_eq( cJSON_GetArraySize( warnings ), (int)warningCount );
     const cJSON* warning = NULL;
@@ -258,14 +473,16 @@ START_TEST( free_fall_matches_semi_implicit_euler )
     double dt = FREE_FALL_DT;
     double g = FREE_FALL_GRAVITY;
 
+    int substeps = (int)cntNumber( json, "substeps" );
+    ck_assert_int_eq( substeps, 2 );
     const cJSON* ball = cntBody( json, 1 );
-    CNT_ASSERT_REL( cntComponent( ball, "position", 2 ), cntEulerPosition( 100.0, 2.0, g, dt, n ), 1e-12 );
+    CNT_ASSERT_REL( cntComponent( ball, "position", 2 ), cntEulerPosition( 100.0, 2.0, g, dt, n, substeps ), 1e-12 );
     CNT_ASSERT_REL( cntComponent( ball, "linear_velocity", 2 ), 2.0 + n * g * dt, 1e-12 );
     CNT_ASSERT_REL( cntComponent( ball, "position", 0 ), n * dt * 1.5, 1e-12 );
     CNT_ASSERT_ABS( cntComponent( ball, "position", 1 ), 0.0, 0.0 );
 
     const cJSON* box = cntBody( json, 2 );
-    CNT_ASSERT_REL( cntComponent( box, "position", 2 ), cntEulerPosition( 100.0, 0.0, g, dt, n ), 1e-12 );
+    CNT_ASSERT_REL( cntComponent( box, "position", 2 ), cntEulerPosition( 100.0, 0.0, g, dt, n, substeps ), 1e-12 );
     CNT_ASSERT_REL( cntComponent( box, "position", 0 ), 20.0, 1e-12 );
     CNT_ASSERT_REL( cntComponent( box, "angular_velocity", 2 ), 1.0, 1e-12 );
     cJSON_Delete( json );
@@ -278,10 +495,11 @@ START_TEST( set_gravity_changes_the_result )
     cJSON* json = cntRunFreeFall( "--steps 200 --set \"world.gravity=[0,0,-1]\"" );
     const cJSON* ball = cntBody( json, 1 );
     double z = cntComponent( ball, "position", 2 );
-    CNT_ASSERT_REL( z, cntEulerPosition( 100.0, 2.0, -1.0, FREE_FALL_DT, n ), 1e-12 );
+    int substeps = (int)cntNumber( json, "substeps" );
+    CNT_ASSERT_REL( z, cntEulerPosition( 100.0, 2.0, -1.0, FREE_FALL_DT, n, substeps ), 1e-12 );
     CNT_ASSERT_ABS( cntComponent( ball, "linear_velocity", 2 ), 2.0 - n * FREE_FALL_DT, 1e-12 );
     // and it is not the default gravity's answer
-    ck_assert( fabs( z - cntEulerPosition( 100.0, 2.0, FREE_FALL_GRAVITY, FREE_FALL_DT, n ) ) > 1.0 );
+    ck_assert( fabs( z - cntEulerPosition( 100.0, 2.0, FREE_FALL_GRAVITY, FREE_FALL_DT, n, substeps ) ) > 1.0 );
     cJSON_Delete( json );
 }
 END_TEST
@@ -294,7 +512,8 @@ START_TEST( dt_option_sets_the_time_step )
     ck_assert_double_eq( cntNumber( json, "dt" ), dt );
     CNT_ASSERT_REL( cntNumber( json, "simulated_time" ), n * dt, 1e-12 );
     CNT_ASSERT_REL( cntComponent( cntBody( json, 1 ), "position", 2 ),
-                    cntEulerPosition( 100.0, 2.0, FREE_FALL_GRAVITY, dt, n ), 1e-12 );
+                    cntEulerPosition( 100.0, 2.0, FREE_FALL_GRAVITY, dt, n, (int)cntNumber( json, "substeps" ) ),
+                    1e-12 );
     cJSON_Delete( json );
 }
 END_TEST
@@ -333,8 +552,11 @@ START_TEST( zero_steps_report_the_loaded_state )
     ck_assert_double_eq( cntNumber( json, "steps" ), 0.0 );
     ck_assert_double_eq( cntNumber( json, "simulated_time" ), 0.0 );
     ck_assert_double_eq( cntNumber( json, "wall_ms_per_step" ), 0.0 );
-    // no step, no residual: null, never a bare NaN
+    // no step, no residual and no merits: null, never a bare NaN
     ck_assert( cJSON_IsNull( cJSON_GetObjectItemCaseSensitive( json, "residual_final" ) ) );
+    ck_assert( cJSON_IsNull( cJSON_GetObjectItemCaseSensitive( json, "merit_natural_map" ) ) );
+    ck_assert( cJSON_IsNull( cJSON_GetObjectItemCaseSensitive( json, "violation_dissipation_max" ) ) );
+    ck_assert_double_eq( cntNumber( json, "relax_iterations_mean" ), 0.0 );
     ck_assert_double_eq( cntComponent( cntBody( json, 1 ), "position", 2 ), 100.0 );
     ck_assert_double_eq( cntComponent( cntBody( json, 1 ), "linear_velocity", 0 ), 1.5 );
     ck_assert_double_eq( cntNumber( json, "kinetic_energy_initial" ),
@@ -356,33 +578,454 @@ START_TEST( trace_has_one_row_per_step )
     char* text = cntReadFile( trace );
     ck_assert_ptr_nonnull( text );
     ck_assert_int_eq( cntCountLines( text ), 1 + 57 );
+    free( text );
 
-    const char* header = "step,time,contacts,iterations,residual,kinetic_energy,max_penetration,systems_ms,"
-                         "predict_ms,collide_ms,integrate_ms,step_ms\n";
-    ck_assert_msg( strncmp( text, header, strlen( header ) ) == 0, "header: %.200s", text );
-
-    const char* line = text + strlen( header );
+    cntTraceRow rows[57];
+    ck_assert_int_eq( cntReadTrace( trace, rows, 57 ), 57 );
     double previousTime = 0.0;
     for ( int row = 1; row <= 57; ++row )
     {
-        long long step = 0;
-        double time = 0.0;
-        int contacts = 0;
-        int iterations = 0;
-        double rest[8] = { 0 };
-        int fields = sscanf( line, "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf", &step, &time, &contacts,
-                             &iterations, rest + 0, rest + 1, rest + 2, rest + 3, rest + 4, rest + 5,
-                             rest + 6, rest + 7 );
-        ck_assert_msg( fields == 12, "row %d has %d fields: %.200s", row, fields, line );
-        ck_assert_int_eq( step, row );
-        ck_assert_msg( time > previousTime, "row %d: time %.17g after %.17g", row, time, previousTime );
-        CNT_ASSERT_REL( time, row * FREE_FALL_DT, 1e-12 );
-        ck_assert( rest[1] > 0.0 ); // kinetic energy of the falling bodies
-        previousTime = time;
-        line = strchr( line, '\n' ) + 1;
+        const cntTraceRow* r = rows + row - 1;
+        ck_assert_int_eq( r->step, row );
+        ck_assert_msg( r->time > previousTime, "row %d: time %.17g after %.17g", row, r->time, previousTime );
+        CNT_ASSERT_REL( r->time, row * FREE_FALL_DT, 1e-12 );
+        ck_assert( r->kineticEnergy > 0.0 ); // of the falling bodies
+        // nothing touches: nothing solved
+        ck_assert_int_eq( r->contacts, 0 );
+        ck_assert_int_eq( r->relaxIterations, 0 );
+        ck_assert_str_eq( r->status, "none" );
+        ck_assert( r->solveMs >= 0.0 );
+        previousTime = r->time;
     }
-    ck_assert_int_eq( *line, '\0' );
-    free( text );
+}
+END_TEST
+
+// A resting tower: the report's merits are the trace's last row, its maxima the trace's maxima,
+// its means the trace's means.
+START_TEST( report_merits_match_the_trace )
+{
+    const char* trace = cntWorkPath( 1, "tower_trace.csv" );
+    remove( trace );
+    char extra[1200];
+    snprintf( extra, sizeof( extra ), "--steps 40 --trace \"%s\"", trace );
+    cntCliRun run;
+    cJSON* json = cntRunWithReport( cntScenePath( "tower10.json" ), extra, &run );
+    ck_assert_msg( run.err[0] == '\0', "stderr: %s", run.err );
+    cntAssertSummaryWarnings( run.out, json );
+    cntFreeCliRun( &run );
+
+    cntTraceRow rows[40];
+    ck_assert_int_eq( cntReadTrace( trace, rows, 40 ), 40 );
+    const char* const merits[5] = { "merit_natural_map", "merit_cone", "violation_signorini",
+                                    "violation_coulomb", "violation_dissipation" };
+    double maxima[5] = { NAN, NAN, NAN, NAN, NAN };
+    double iterations = 0.0;
+    double relax = 0.0;
+    // tower10.json sets none: the default budget in each of the default 2 substeps
+    int relaxBudget = cnDefaultWorldDef().relaxIterations * (int)cntNumber( json, "substeps" );
+    for ( int i = 0; i < 40; ++i )
+    {
+        const cntTraceRow* r = rows + i;
+        ck_assert_msg( r->contacts > 0, "step %d: the tower stands on the ground", i + 1 );
+        ck_assert_msg( cntIsSolveStatusName( r->status ), "step %d: solve status '%s'", i + 1, r->status );
+        ck_assert( r->relaxIterations >= 0 && r->relaxIterations <= relaxBudget );
+        for ( int k = 0; k < 5; ++k )
+        {
+            ck_assert_msg( r->merits[k] >= 0.0 && isfinite( r->merits[k] ), "step %d %s: %g", i + 1,
+                           merits[k], r->merits[k] );
+            maxima[k] = fmax( maxima[k], r->merits[k] );
+        }
+        iterations += r->iterations;
+        relax += r->relaxIterations;
+    }
+    for ( int k = 0; k < 5; ++k )
+    {
+        char key[64];
+        snprintf( key, sizeof( key ), "%s_max", merits[k] );
+        double last = cntNumberOrNaN( json, merits[k] );
+        double max = cntNumberOrNaN( json, key );
+        ck_assert_msg( cntSame( last, rows[39].merits[k] ), "%s: report %.17g, trace %.17g", merits[k], last,
+                       rows[39].merits[k] );
+        ck_assert_msg( cntSame( max, maxima[k] ), "%s: report %.17g, trace %.17g", key, max, maxima[k] );
+    }
+    // the merits mean something: a standing tower's are not all zero over 40 steps
+    ck_assert( maxima[0] > 0.0 );
+    ck_assert_double_eq( cntNumber( json, "iterations_mean" ), iterations / 40.0 );
+    ck_assert_double_eq( cntNumber( json, "relax_iterations_mean" ), relax / 40.0 );
+    ck_assert( relax > 0.0 ); // the boxes sink into their soft contacts: relax passes ran
+    cJSON_Delete( json );
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// --param and world.solver.params
+
+START_TEST( param_reaches_the_solver )
+{
+    // tolerance 0 runs the whole budget: 3 sweeps in every main pass, of each substep
+    cJSON* json =
+        cntRunWithReport( cntScenePath( "tower10.json" ),
+                          "--steps 10 --param iterations=3 --param tolerance=0 --param kernel=reference "
+                          "--param warm_start=false",
+                          NULL );
+    const cJSON* params = cntObject( json, "solver_params" );
+    ck_assert_double_eq( cntNumber( params, "iterations" ), 3.0 );
+    ck_assert_double_eq( cntNumber( params, "tolerance" ), 0.0 );
+    ck_assert_str_eq( cJSON_GetObjectItemCaseSensitive( params, "kernel" )->valuestring, "reference" );
+    ck_assert( cJSON_IsFalse( cJSON_GetObjectItemCaseSensitive( params, "warm_start" ) ) );
+    ck_assert_double_eq( cntNumber( json, "iterations_mean" ), 3.0 * cntNumber( json, "substeps" ) );
+    cJSON_Delete( json );
+
+    // a later --param of the same name wins
+    json = cntRunWithReport( cntScenePath( "tower10.json" ),
+                             "--steps 2 --param iterations=3 --param iterations=4", NULL );
+    ck_assert_double_eq( cntNumber( cntObject( json, "solver_params" ), "iterations" ), 4.0 );
+    cJSON_Delete( json );
+}
+END_TEST
+
+START_TEST( param_applies_to_the_solver_after_solver_option )
+{
+    // wherever --param stands, it applies to the solver --solver chose (psor's relaxation is 1.4)
+    const char* const orders[2] = { "--steps 2 --solver psor --param relaxation=1.1",
+                                    "--steps 2 --param relaxation=1.1 --solver psor" };
+    for ( int i = 0; i < 2; ++i )
+    {
+        cJSON* json = cntRunWithReport( cntDataPath( 0, "box_on_ground.json" ), orders[i], NULL );
+        ck_assert_str_eq( cJSON_GetObjectItemCaseSensitive( json, "solver" )->valuestring, "psor" );
+        ck_assert_double_eq( cntNumber( cntObject( json, "solver_params" ), "relaxation" ), 1.1 );
+        cJSON_Delete( json );
+    }
+}
+END_TEST
+
+typedef struct cntBadParam
+{
+    const char* options;
+    // each must be in stderr
+    const char* says[4];
+} cntBadParam;
+
+static const cntBadParam cnt_badParams[] = {
+    { "--param omega=1.5",
+      { "--param omega=1.5", "solver 'pgs' has no parameter 'omega'", "iterations, tolerance,",
+        "divergence_factor" } },
+    { "--param kernel=slow",
+      { "--param kernel=slow", "fast, reference", "solver 'pgs'", "relaxation, kernel" } },
+    { "--param iterations=0", { "iterations", "outside", "solver 'pgs'", "warm_start" } },
+    { "--param iterations=2.5", { "iterations", "whole", "solver 'pgs'", "warm_start" } },
+    { "--param warm_start=maybe", { "warm_start", "maybe", "solver 'pgs'", "kernel" } },
+    { "--param tolerance=", { "tolerance", "expected a number", "solver 'pgs'", "kernel" } },
+    { "--solver lemke --param kernel=fast",
+      { "solver 'lemke' has no parameter 'kernel'", "iterations, pivot_tolerance, warm_start", NULL, NULL } },
+    // not NAME=VALUE: refused before the scene is read
+    { "--param iterations", { "--param expects NAME=VALUE", NULL, NULL, NULL } },
+    { "--param =3", { "--param expects NAME=VALUE", NULL, NULL, NULL } },
+    { "--param", { "needs a value", NULL, NULL, NULL } },
+};
+
+START_TEST( bad_param_is_a_usage_error )
+{
+    const cntBadParam* bad = cnt_badParams + _i;
+    cntCliRun run =
+        cntRunCli( "run \"%s\" --steps 3 %s", cntDataPath( 0, "box_on_ground.json" ), bad->options );
+    ck_assert_msg( run.exitCode == 2, "'%s': exit code %d, stderr: %s", bad->options, run.exitCode, run.err );
+    ck_assert_msg( run.out[0] == '\0', "'%s': stdout: %s", bad->options, run.out );
+    for ( int i = 0; i < 4 && bad->says[i] != NULL; ++i )
+    {
+        ck_assert_msg( cntContains( run.err, bad->says[i] ), "'%s': stderr does not say '%s': %s",
+                       bad->options, bad->says[i], run.err );
+    }
+    cntFreeCliRun( &run );
+}
+END_TEST
+
+START_TEST( scene_params_through_set )
+{
+    cJSON* json = cntRunWithReport(
+        cntDataPath( 0, "box_on_ground.json" ),
+        "--steps 2 --set world.solver.params.kernel=reference --set world.solver.params.iterations=7", NULL );
+    const cJSON* params = cntObject( json, "solver_params" );
+    ck_assert_str_eq( cJSON_GetObjectItemCaseSensitive( params, "kernel" )->valuestring, "reference" );
+    ck_assert_double_eq( cntNumber( params, "iterations" ), 7.0 );
+    cJSON_Delete( json );
+
+    // an unknown parameter is a load error (exit 1) at the override, not a warning
+    cntCliRun run = cntRunCli( "run \"%s\" --steps 2 --set world.solver.params.omega=1",
+                               cntDataPath( 0, "box_on_ground.json" ) );
+    ck_assert_int_eq( run.exitCode, 1 );
+    ck_assert_msg( cntContains( run.err,
+                                "<--set world.solver.params.omega=1>: world.solver.params.omega: solver "
+                                "\"pgs\" has no parameter \"omega\"" ),
+                   "stderr: %s", run.err );
+    cntFreeCliRun( &run );
+}
+END_TEST
+
+START_TEST( sleeping_scene_warns )
+{
+    cntCliRun run;
+    cJSON* json =
+        cntRunWithReport( cntDataPath( 0, "free_fall.json" ), "--steps 2 --set world.sleeping=true", &run );
+    // the loader's warning and the world's
+    ck_assert_msg( cntContains( run.err,
+                                "<--set world.sleeping=true>: world.sleeping: sleeping is not implemented "
+                                "yet" ),
+                   "stderr: %s", run.err );
+    ck_assert_msg( cntContains( run.err, "cairn: warning: cnCreateWorld: sleeping is not implemented yet" ),
+                   "stderr: %s", run.err );
+    ck_assert_double_eq( cntNumber( json, "load_warning_count" ), 1.0 );
+    ck_assert_double_eq( cntNumber( json, "log_line_count" ), 1.0 );
+    ck_assert_msg( cntContains( run.out, " J, 0 steps with warnings, 1 load warning\n" ), "summary: %s",
+                   run.out );
+    cntAssertSummaryWarnings( run.out, json );
+    cntFreeCliRun( &run );
+    cJSON_Delete( json );
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// warnings on the summary line, and the world's log rate-limited
+
+START_TEST( summary_names_warnings_with_counts )
+{
+    // a divergence factor no solve can stay under: every step diverges (and keeps its velocities)
+    cntCliRun run;
+    cJSON* json = cntRunWithReport( cntScenePath( "tower10.json" ),
+                                    "--steps 12 --param divergence_factor=1e-12", &run );
+    ck_assert_msg( cntContains( run.out, " J, 12 steps with warnings (solver_diverged 12)\n" ), "summary: %s",
+                   run.out );
+    ck_assert_double_eq( cntNumber( cntObject( json, "warning_counts" ), "solver_diverged" ), 12.0 );
+    ck_assert_double_eq( cntNumber( json, "warning_count" ), 12.0 );
+    cntAssertSummaryWarnings( run.out, json );
+    cntFreeCliRun( &run );
+    cJSON_Delete( json );
+
+    // a solver without friction rows on a scene with friction: said on the one line
+    json = cntRunWithReport( cntScenePath( "tower10.json" ), "--steps 6 --solver lemke", &run );
+    ck_assert_msg( cntContains( run.out, "friction_dropped 6" ), "summary: %s", run.out );
+    ck_assert_double_eq( cntNumber( cntObject( json, "warning_counts" ), "friction_dropped" ), 6.0 );
+    cntAssertSummaryWarnings( run.out, json );
+    cntFreeCliRun( &run );
+    cJSON_Delete( json );
+}
+END_TEST
+
+START_TEST( repeated_log_lines_are_rate_limited )
+{
+    cntCliRun run;
+    // one substep a step, so that each step logs one line
+    cJSON* json = cntRunWithReport( cntScenePath( "tower10.json" ),
+                                    "--steps 40 --set world.substeps=1 --param divergence_factor=1e-12", &run );
+    // the first five, one line saying that more are counted, and the count at the end
+    ck_assert_msg( cntCountLinesWith( run.err, "cairn: warning: step " ) == 5, "stderr: %s", run.err );
+    ck_assert_msg( cntContains( run.err, "cairn: warning: step 1: solver 'pgs' ended 'diverged'" ), "%s",
+                   run.err );
+    ck_assert_msg( cntContains( run.err, "cairn: warning: step 5: solver 'pgs' ended 'diverged'" ), "%s",
+                   run.err );
+    ck_assert_msg( cntContains( run.err, "step 6:" ) == false, "stderr: %s", run.err );
+    ck_assert_msg( cntCountLinesWith( run.err, "are counted, not printed" ) == 1, "stderr: %s", run.err );
+    ck_assert_msg( cntContains( run.err, "cairn run: 35 repeated log lines not printed" ), "stderr: %s",
+                   run.err );
+    ck_assert_int_eq( cntCountLines( run.err ), 5 + 1 + 1 );
+    // every step is still counted
+    ck_assert_double_eq( cntNumber( json, "log_line_count" ), 40.0 );
+    ck_assert_double_eq( cntNumber( json, "log_lines_suppressed" ), 35.0 );
+    ck_assert_double_eq( cntNumber( cntObject( json, "warning_counts" ), "solver_diverged" ), 40.0 );
+    cntFreeCliRun( &run );
+    cJSON_Delete( json );
+
+    // at the limit nothing is held back, and nothing says so
+    json = cntRunWithReport( cntScenePath( "tower10.json" ),
+                             "--steps 5 --set world.substeps=1 --param divergence_factor=1e-12", &run );
+    ck_assert_int_eq( cntCountLinesWith( run.err, "cairn: warning: step " ), 5 );
+    ck_assert_int_eq( cntCountLines( run.err ), 5 );
+    ck_assert_double_eq( cntNumber( json, "log_lines_suppressed" ), 0.0 );
+    cntFreeCliRun( &run );
+    cJSON_Delete( json );
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
+// --dump-problem
+
+// The problem of step 30 of a resting tower, dumped, then read back by `cairn lcp`: the same solver
+// with the same iteration count from the file's start impulses gives the world's impulses, and
+// every registered solver runs on it. Needs cnWriteProblemFile (solvers/lcp_io.c) and cairn lcp's
+// start and reference blocks; it fails, with their message, until both exist.
+START_TEST( dumped_problem_resolves_to_the_world_impulses )
+{
+    const char* problem = cntWorkPath( 1, "tower10_step30.dat" );
+    const char* trace = cntWorkPath( 2, "tower10_dump_trace.csv" );
+    remove( problem );
+    char extra[1200];
+    snprintf( extra, sizeof( extra ), "--steps 30 --dump-problem 30 \"%s\" --trace \"%s\"", problem, trace );
+    const char* report = cntWorkPath( 5, "run_report.json" );
+    remove( report );
+    cntCliRun run =
+        cntRunCli( "run \"%s\" --report \"%s\" %s", cntScenePath( "tower10.json" ), report, extra );
+    ck_assert_msg( run.exitCode == 0,
+                   "cairn run --dump-problem 30 FILE: exit code %d (expected 0), stderr: %s", run.exitCode,
+                   run.err );
+    cntFreeCliRun( &run );
+    cJSON* json = cntReadJson( report );
+    ck_assert_ptr_nonnull( json );
+
+    const cJSON* dump = cntObject( json, "dump_problem" );
+    ck_assert_double_eq( cntNumber( dump, "step" ), 30.0 );
+    ck_assert_str_eq( cJSON_GetObjectItemCaseSensitive( dump, "file" )->valuestring, problem );
+    // one final pass per substep; the file holds the last substep's
+    int substeps = (int)cntNumber( json, "substeps" );
+    ck_assert_double_eq( cntNumber( dump, "solves" ), (double)substeps );
+    int rows = (int)cntNumber( dump, "rows" );
+    ck_assert_int_gt( rows, 0 );
+    ck_assert_int_eq( rows, 3 * (int)cntNumber( dump, "groups" ) ); // contacts with friction: FC3D
+    int iterations = (int)cntNumber( dump, "final_pass_iterations" );
+    int stepIterations = (int)cntNumber( dump, "step_iterations" );
+    int stepRelax = (int)cntNumber( dump, "step_relax_iterations" );
+    double tolerance = cntNumber( cntObject( json, "solver_params" ), "tolerance" );
+
+    // which pass was the final one: the step report says (the trace's row 30 is that step's report)
+    cntTraceRow traceRows[30];
+    ck_assert_int_eq( cntReadTrace( trace, traceRows, 30 ), 30 );
+    ck_assert_int_eq( traceRows[29].iterations, stepIterations );
+    ck_assert_int_eq( traceRows[29].relaxIterations, stepRelax );
+    cnSceneOptions options = cnDefaultSceneOptions();
+    cnScene scene = { 0 };
+    cnSceneError error = { 0 };
+    ck_assert_msg( cnLoadSceneFile( cntScenePath( "tower10.json" ), &options, &scene, &error ) == cn_statusOk,
+                   "%s", error.text );
+    cnWorldDef def = cnWorld_GetDef( scene.worldId );
+    cnDestroyWorld( scene.worldId );
+    // the step's counts add up the substeps
+    if ( stepRelax > 0 )
+    {
+        // a soft pass, then the relax pass from its impulses with the world's relax budget
+        ck_assert_int_le( iterations, stepRelax );
+        ck_assert_int_le( iterations, def.relaxIterations );
+    }
+    else
+    {
+        // one pass with the full budget
+        ck_assert_int_le( iterations, stepIterations );
+        ck_assert_int_le( iterations, def.solver.iterations );
+    }
+    ck_assert_int_ge( iterations, 1 );
+
+    // the same solver with the same budget, from the file's start block
+    const char* out = cntWorkPath( 3, "tower10_step30_pgs.json" );
+    remove( out );
+    run = cntRunCli( "lcp \"%s\" --solver pgs --max-iter %d --tol %.17g --out \"%s\"", problem, iterations,
+                     tolerance, out );
+    ck_assert_msg( run.exitCode == 0, "cairn lcp on the dumped problem: exit code %d, stderr: %s",
+                   run.exitCode, run.err );
+    cntFreeCliRun( &run );
+    cJSON* solved = cntReadJson( out );
+    ck_assert_ptr_nonnull( solved );
+    ck_assert_double_eq( cntNumber( solved, "rows" ), (double)rows );
+    const cJSON* difference = cJSON_GetObjectItemCaseSensitive( solved, "reference_max_difference" );
+    ck_assert_msg(
+        cJSON_IsNumber( difference ),
+        "cairn lcp reports no reference_max_difference for a file with start and reference blocks" );
+    ck_assert_msg( difference->valuedouble <= 1e-10,
+                   "pgs with %d iterations from the start: %.3g from the world's impulses", iterations,
+                   difference->valuedouble );
+    cJSON_Delete( solved );
+
+    // every registered solver runs on it, whatever its status
+    run = cntRunCli( "solvers --json" );
+    ck_assert_int_eq( run.exitCode, 0 );
+    cJSON* list = cJSON_Parse( run.out );
+    cntFreeCliRun( &run );
+    const cJSON* solvers = cJSON_GetObjectItemCaseSensitive( list, "solvers" );
+    ck_assert( cJSON_IsArray( solvers ) && cJSON_GetArraySize( solvers ) > 0 );
+    int ran = 0;
+    const cJSON* solver = NULL;
+    cJSON_ArrayForEach( solver, solvers )
+    {
+        const char* name = cJSON_GetObjectItemCaseSensitive( solver, "name" )->valuestring;
+        if ( cJSON_IsFalse( cJSON_GetObjectItemCaseSensitive( solver, "available" ) ) )
+        {
+            continue; // no solve function in this build: cairn lcp refuses it (exit 1)
+        }
+        remove( out );
+        run = cntRunCli( "lcp \"%s\" --solver %s --out \"%s\"", problem, name, out );
+        ck_assert_msg( run.exitCode == 0,
+                       "cairn lcp --solver %s on the dumped problem: exit code %d, stderr: %s", name,
+                       run.exitCode, run.err );
+        cntFreeCliRun( &run );
+        cJSON* result = cntReadJson( out );
+        ck_assert_msg( result != NULL, "%s: no output", name );
+        ck_assert_msg( cJSON_IsString( cJSON_GetObjectItemCaseSensitive( result, "status" ) ),
+                       "%s: no status", name );
+        cJSON_Delete( result );
+        ran += 1;
+    }
+    ck_assert_int_gt( ran, 0 );
+    cJSON_Delete( list );
+    cJSON_Delete( json );
+}
+END_TEST
+
+START_TEST( dump_problem_without_contacts_exits_1 )
+{
+    // free fall from 100 m: nothing touches at step 2
+    const char* problem = cntWorkPath( 1, "free_fall_step2.dat" );
+    const char* report = cntWorkPath( 2, "free_fall_dump_report.json" );
+    remove( problem );
+    remove( report );
+    cntCliRun run = cntRunCli( "run \"%s\" --steps 3 --dump-problem 2 \"%s\" --report \"%s\"",
+                               cntDataPath( 0, "free_fall.json" ), problem, report );
+    ck_assert_int_eq( run.exitCode, 1 );
+    ck_assert_msg( cntContains( run.err, "--dump-problem: step 2 solved no contact problem" ), "stderr: %s",
+                   run.err );
+    ck_assert_ptr_null( cntReadFile( problem ) );
+    ck_assert_ptr_null( cntReadFile( report ) ); // the run stopped there
+    cntFreeCliRun( &run );
+}
+END_TEST
+
+START_TEST( dump_problem_to_unwritable_path_exits_1 )
+{
+    const char* problem = cntWorkPath( 1, "no_such_dir/tower.dat" );
+    cntCliRun run =
+        cntRunCli( "run \"%s\" --steps 3 --dump-problem 3 \"%s\"", cntScenePath( "tower10.json" ), problem );
+    ck_assert_int_eq( run.exitCode, 1 );
+    ck_assert_msg( cntContains( run.err, "--dump-problem: cannot write the problem of step 3 to " ) &&
+                       cntContains( run.err, "no_such_dir/tower.dat" ),
+                   "stderr: %s", run.err );
+    ck_assert_msg( run.out[0] == '\0', "stdout: %s", run.out );
+    cntFreeCliRun( &run );
+}
+END_TEST
+
+typedef struct cntBadDump
+{
+    const char* options;
+    const char* says;
+} cntBadDump;
+
+static const cntBadDump cnt_badDumps[] = {
+    { "--steps 5 --dump-problem 6 x.dat", "--dump-problem step 6 is beyond the run's 5 steps" },
+    // the default run is 600 steps
+    { "--dump-problem 601 x.dat", "--dump-problem step 601 is beyond the run's 600 steps" },
+    { "--dump-problem 0 x.dat", "STEP an integer >= 1" },
+    { "--dump-problem -1 x.dat", "STEP an integer >= 1" },
+    { "--dump-problem ten x.dat", "STEP an integer >= 1" },
+    { "--dump-problem 3", "no FILE after 3" },
+    { "--dump-problem 3 --steps 5", "'--steps' after 3 looks like an option" },
+    { "--dump-problem", "needs a value" },
+};
+
+START_TEST( bad_dump_problem_is_a_usage_error )
+{
+    const cntBadDump* bad = cnt_badDumps + _i;
+    cntCliRun run = cntRunCli( "run \"%s\" %s", cntDataPath( 0, "box_on_ground.json" ), bad->options );
+    ck_assert_msg( run.exitCode == 2, "'%s': exit code %d, stderr: %s", bad->options, run.exitCode, run.err );
+    ck_assert_msg( cntContains( run.err, bad->says ), "'%s': stderr does not say '%s': %s", bad->options,
+                   bad->says, run.err );
+    ck_assert_msg( run.out[0] == '\0', "'%s': stdout: %s", bad->options, run.out );
+    cntFreeCliRun( &run );
 }
 END_TEST
 
@@ -453,7 +1096,31 @@ Suite* cntCliRunSuite( void )
     tcase_add_test( report, solver_option_is_recorded );
     tcase_add_test( report, zero_steps_report_the_loaded_state );
     tcase_add_test( report, trace_has_one_row_per_step );
+    tcase_add_test( report, report_merits_match_the_trace );
     suite_add_tcase( suite, report );
+
+    TCase* params = tcase_create( "params" );
+    tcase_add_test( params, param_reaches_the_solver );
+    tcase_add_test( params, param_applies_to_the_solver_after_solver_option );
+    tcase_add_loop_test( params, bad_param_is_a_usage_error, 0,
+                         (int)( sizeof( cnt_badParams ) / sizeof( cnt_badParams[0] ) ) );
+    tcase_add_test( params, scene_params_through_set );
+    tcase_add_test( params, sleeping_scene_warns );
+    suite_add_tcase( suite, params );
+
+    TCase* warnings = tcase_create( "warnings" );
+    tcase_add_test( warnings, summary_names_warnings_with_counts );
+    tcase_add_test( warnings, repeated_log_lines_are_rate_limited );
+    suite_add_tcase( suite, warnings );
+
+    TCase* dump = tcase_create( "dump_problem" );
+    tcase_set_timeout( dump, 60 );
+    tcase_add_test( dump, dumped_problem_resolves_to_the_world_impulses );
+    tcase_add_test( dump, dump_problem_without_contacts_exits_1 );
+    tcase_add_test( dump, dump_problem_to_unwritable_path_exits_1 );
+    tcase_add_loop_test( dump, bad_dump_problem_is_a_usage_error, 0,
+                         (int)( sizeof( cnt_badDumps ) / sizeof( cnt_badDumps[0] ) ) );
+    suite_add_tcase( suite, dump );
 
     TCase* failures = tcase_create( "failures" );
     tcase_add_test( failures, malformed_scene_exits_1_with_file_line_column );

@@ -10,11 +10,15 @@ static cnWorldId s_world;
 static cntLogCapture s_log;
 static cnBodyId s_ground;
 
-// a world without gravity (nothing acts on the contacts yet) and a static ground plane z = 0
+// a world without gravity (nothing acts on the contacts yet) and a static ground plane z = 0. Its
+// relax pass runs up to 10 sweeps instead of the default 3: in zero gravity what a short relax
+// leaves of a push-out stays as a drift that nothing stops (2.7 mm/s for the box below; the
+// dynamics tests measure it, docs/solvers.md), and these tests are about contact features
 static void setup( void )
 {
     cnWorldDef def = cntWorldDef( &s_log, NULL );
     def.gravity = cn_vec3Zero;
+    def.relaxIterations = 10;
     s_world = cnCreateWorld( &def );
     cnBodyDef bodyDef = cnDefaultBodyDef();
     bodyDef.type = cn_staticBody;

@@ -124,7 +124,7 @@ START_TEST( bad_world_defs )
     ck_assert_ptr_nonnull( strstr( log.lastMessage, "cnDefaultWorldDef" ) );
 
     def = cntWorldDef( &log, NULL );
-    def.substeps = 0;
+    def.substeps = -1;
     ck_assert( CN_IS_NULL( cnCreateWorld( &def ) ) );
     ck_assert_ptr_nonnull( strstr( log.lastMessage, "substeps" ) );
 

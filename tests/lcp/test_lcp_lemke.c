@@ -415,7 +415,7 @@ START_TEST( matrix_free_problem )
     cnCreateArena( &arena, NULL, 256 );
     lambda[0] = lambda[1] = 0.0;
     cnSolverBudget budget = cnBudgetFromParams( cntLemke(), NULL );
-    cnLayerSolve( cntLemke(), NULL, NULL, &budget, &problem, &solution, &arena, &stats );
+    cnLayerSolve( cntLemke(), NULL, NULL, &budget, &problem, &solution, &arena, NULL, &stats );
     ck_assert_int_eq( stats.status, cn_solveConverged );
     CNT_ASSERT_ABS( lambda[1], 1.5, 1e-15 );
     cnDestroyArena( &arena );

@@ -293,6 +293,33 @@ static const cntBadScene cnt_badScenes[] = {
     { "bad_iterations.json", cn_statusSchemaError, 3, 46, "world.solver.iterations",
       "expected a positive integer, got 2.5",
       ":3:46: world.solver.iterations: expected a positive integer, got 2.5" },
+    { "bad_param_unknown.json", cn_statusSchemaError, 2, 81, "world.solver.params.omega",
+      "solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, "
+      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor)",
+      ":2:81: world.solver.params.omega: solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, "
+      "tolerance, deadline_ms, warm_start, relaxation, kernel, relative_tolerance, stagnation_tolerance, "
+      "divergence_factor)" },
+    { "bad_param_range.json", cn_statusSchemaError, 2, 68, "world.solver.params.relaxation",
+      "2.5 is outside [0, 2] (a parameter of solver \"psor\")",
+      ":2:68: world.solver.params.relaxation: 2.5 is outside [0, 2] (a parameter of solver \"psor\")" },
+    { "bad_param_choice.json", cn_statusSchemaError, 2, 48, "world.solver.params.kernel",
+      "unknown choice \"fastest\" for \"kernel\" of solver \"pgs\" (expected fast or reference)",
+      ":2:48: world.solver.params.kernel: unknown choice \"fastest\" for \"kernel\" of solver \"pgs\" (expected "
+      "fast or reference)" },
+    { "bad_param_type.json", cn_statusSchemaError, 2, 52, "world.solver.params.iterations",
+      "expected an integer in [1, 1e+06], got string \"20\"",
+      ":2:52: world.solver.params.iterations: expected an integer in [1, 1e+06], got string \"20\"" },
+    { "bad_param_integer.json", cn_statusSchemaError, 2, 52, "world.solver.params.iterations",
+      "2.5 is not a whole number (a parameter of solver \"pgs\")",
+      ":2:52: world.solver.params.iterations: 2.5 is not a whole number (a parameter of solver \"pgs\")" },
+    // checked against the solver the scene names, not the default one
+    { "bad_param_other_solver.json", cn_statusSchemaError, 2, 65, "world.solver.params.kernel",
+      "solver \"lemke\" has no parameter \"kernel\" (its parameters: iterations, pivot_tolerance, warm_start)",
+      ":2:65: world.solver.params.kernel: solver \"lemke\" has no parameter \"kernel\" (its parameters: iterations, "
+      "pivot_tolerance, warm_start)" },
+    { "bad_params_not_object.json", cn_statusSchemaError, 2, 36, "world.solver.params",
+      "expected an object from parameter names to values, got an array of 2",
+      ":2:36: world.solver.params: expected an object from parameter names to values, got an array of 2" },
     { "bad_version.json", cn_statusSchemaError, 2, 14, "version",
       "unsupported version 2 (this loader reads version 1)",
       ":2:14: version: unsupported version 2 (this loader reads version 1)" },
@@ -881,7 +908,12 @@ START_TEST( every_key_reaches_its_field )
     cntLoad load;
     cntInitLoad( &load );
     ck_assert_int_eq( cntLoadFile( &load, CN_TEST_DATA_DIR "/good_features.json" ), cn_statusOk );
-    ck_assert_int_eq( load.warningCount, 0 );
+    // "sleeping": true is read, and warned about: sleeping is not implemented yet
+    ck_assert_int_eq( load.warningCount, 1 );
+    ck_assert_int_eq( load.scene.warningCount, 1 );
+    ck_assert_str_eq( load.warnings[0],
+                      CN_TEST_DATA_DIR "/good_features.json:8:17: world.sleeping: sleeping is not "
+                                       "implemented yet: every body stays awake" );
     ck_assert_int_eq( load.scene.bodyCount, 5 );
 
     cnWorldDef def = cnWorld_GetDef( load.scene.worldId );
@@ -893,6 +925,19 @@ START_TEST( every_key_reaches_its_field )
     ck_assert_str_eq( def.solver.name, "psor" );
     ck_assert_int_eq( def.solver.iterations, 25 );
     CNT_ASSERT_REL( def.solver.tolerance, 1e-8, 0.0 );
+    // world.solver.params, each in the form of its type, set on the world's solver; the rest keep
+    // their values
+    const cnSolverVTable* solver = cnWorld_GetSolver( load.scene.worldId );
+    ck_assert_str_eq( solver->name, "psor" );
+    const char* const names[6] = { "relaxation",        "kernel",     "warm_start",
+                                   "divergence_factor", "iterations", "tolerance" };
+    const double values[6] = { 1.25, 1.0, 0.0, 1e6, 25.0, 1e-8 };
+    for ( int i = 0; i < 6; ++i )
+    {
+        double value = -1.0;
+        ck_assert_int_eq( cnWorld_GetSolverParam( load.scene.worldId, names[i], &value ), cn_statusOk );
+        ck_assert_msg( value == values[i], "%s: %.17g, expected %.17g", names[i], value, values[i] );
+    }
     // the allocator of options.worldDef
     ck_assert_ptr_eq( def.allocator.context, &load.counting );
 
@@ -1108,6 +1153,10 @@ START_TEST( overrides_change_values )
         "bodies[0].shapes[0].radius=0.2",
         // the later override wins
         "world.dt=0.002",
+        // solver parameters: objects on the way are created; a choice by name (not JSON: a string)
+        "world.solver.params.kernel=reference",
+        "world.solver.params.relaxation=1.1",
+        "world.solver.params.warm_start=false",
     };
     cntLoad load;
     cntInitLoad( &load );
@@ -1122,6 +1171,15 @@ START_TEST( overrides_change_values )
     ck_assert_int_eq( def.solver.iterations, 25 );
     ck_assert_str_eq( def.solver.name, "psor" );
     ck_assert_int_eq( def.dynamics, cn_dynamicsOverdamped );
+    double value = -1.0;
+    ck_assert_int_eq( cnWorld_GetSolverParam( load.scene.worldId, "kernel", &value ), cn_statusOk );
+    ck_assert_double_eq( value, 1.0 );
+    ck_assert_int_eq( cnWorld_GetSolverParam( load.scene.worldId, "relaxation", &value ), cn_statusOk );
+    ck_assert_double_eq( value, 1.1 );
+    ck_assert_int_eq( cnWorld_GetSolverParam( load.scene.worldId, "warm_start", &value ), cn_statusOk );
+    ck_assert_double_eq( value, 0.0 );
+    ck_assert_int_eq( cnWorld_GetSolverParam( load.scene.worldId, "iterations", &value ), cn_statusOk );
+    ck_assert_double_eq( value, 25.0 );
     cnBodyId ball = cntFindBody( &load, "ball" );
     CNT_ASSERT_VEC3( cnBody_GetPosition( ball ), 1.0, 2.0, 3.0, 0.0 );
     CNT_ASSERT_REL( cnBody_GetMassData( ball ).mass, 1000.0 * cntSphereVolume( 0.2 ), 1e-12 );
@@ -1141,6 +1199,72 @@ START_TEST( override_unknown_key_warns_at_the_override )
     ck_assert_str_eq(
         load.warnings[0], CN_ASSETS_DIR
         "/scenes/free_fall.json:<--set bodies[0].colour=red>: bodies[0].colour: unknown key (ignored)" );
+    cntFinishLoad( &load );
+}
+END_TEST
+
+// world.solver.params are set after the world is created, so they win over world.solver's
+// "iterations" and "tolerance", whatever the order of the keys or overrides
+START_TEST( solver_params_win_over_the_solver_settings )
+{
+    const char* const overrides[] = {
+        "world.solver.params.iterations=30",
+        "world.solver.iterations=25",
+        "world.solver.params.tolerance=0",
+    };
+    cntLoad load;
+    cntInitLoad( &load );
+    load.options.overrides = overrides;
+    load.options.overrideCount = 3;
+    ck_assert_int_eq( cntLoadFile( &load, CN_ASSETS_DIR "/scenes/free_fall.json" ), cn_statusOk );
+    ck_assert_int_eq( load.warningCount, 0 );
+    double value = -1.0;
+    ck_assert_int_eq( cnWorld_GetSolverParam( load.scene.worldId, "iterations", &value ), cn_statusOk );
+    ck_assert_double_eq( value, 30.0 );
+    ck_assert_int_eq( cnWorld_GetSolverParam( load.scene.worldId, "tolerance", &value ), cn_statusOk );
+    ck_assert_double_eq( value, 0.0 );
+    cnWorldDef def = cnWorld_GetDef( load.scene.worldId );
+    ck_assert_int_eq( def.solver.iterations, 30 );
+    ck_assert_double_eq( def.solver.tolerance, 0.0 );
+    cntFinishLoad( &load );
+}
+END_TEST
+
+// the sleeping warning goes where every warning goes; the world def logs its own as well
+START_TEST( sleeping_warns_at_load_and_in_the_world_log )
+{
+    const char* const overrides[] = { "world.sleeping=true" };
+    cntCountingAllocator counter;
+    cnAllocator counting;
+    cnAllocator allocator = cntMakeAllocator( &counter, &counting );
+    cntLogCapture capture;
+    cnSceneOptions options = cnDefaultSceneOptions();
+    options.worldDef = cntWorldDef( &capture, &allocator );
+    options.overrides = overrides;
+    options.overrideCount = 1;
+    cnScene scene;
+    cnSceneError error;
+    ck_assert_int_eq( cnLoadSceneFile( CN_ASSETS_DIR "/scenes/free_fall.json", &options, &scene, &error ),
+                      cn_statusOk );
+    ck_assert_int_eq( scene.warningCount, 1 );
+    // the loader's warning (status cn_statusSchemaError), then the world's (cn_statusUnsupported)
+    ck_assert_int_eq( capture.warningCount, 2 );
+    ck_assert_int_eq( capture.errorCount, 0 );
+    ck_assert_int_eq( capture.lastStatus, cn_statusUnsupported );
+    ck_assert_msg( strstr( capture.lastMessage, "sleeping is not implemented yet" ) != NULL, "%s",
+                   capture.lastMessage );
+    ck_assert( cnWorld_GetDef( scene.worldId ).enableSleep );
+    cnDestroyWorld( scene.worldId );
+    ck_assert_uint_eq( counter.liveBytes, 0 );
+
+    // "sleeping": false says nothing
+    cntLoad load;
+    cntInitLoad( &load );
+    const char* const off[] = { "world.sleeping=false" };
+    load.options.overrides = off;
+    load.options.overrideCount = 1;
+    ck_assert_int_eq( cntLoadFile( &load, CN_ASSETS_DIR "/scenes/free_fall.json" ), cn_statusOk );
+    ck_assert_int_eq( load.warningCount, 0 );
     cntFinishLoad( &load );
 }
 END_TEST
@@ -1198,6 +1322,26 @@ static const cntBadOverride cnt_badOverrides[] = {
       "duplicate key \"dt\" (first at <--set world={\"dt\": 1, \"dt\": 2}>)",
       ":<--set world={\"dt\": 1, \"dt\": 2}>: world.dt: duplicate key \"dt\" (first at <--set world={\"dt\": 1, "
       "\"dt\": 2}>)" },
+    { "free_fall.json", { "world.solver.params.omega=1.5" }, 0, 0, "world.solver.params.omega",
+      "solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, "
+      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor)",
+      ":<--set world.solver.params.omega=1.5>: world.solver.params.omega: solver \"pgs\" has no parameter "
+      "\"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, relaxation, kernel, "
+      "relative_tolerance, stagnation_tolerance, divergence_factor)" },
+    // the solver the overrides name, in their order
+    { "free_fall.json", { "world.solver.params.relaxation=1.5", "world.solver.name=lemke" }, 0, 0,
+      "world.solver.params.relaxation",
+      "solver \"lemke\" has no parameter \"relaxation\" (its parameters: iterations, pivot_tolerance, warm_start)",
+      ":<--set world.solver.params.relaxation=1.5>: world.solver.params.relaxation: solver \"lemke\" has no "
+      "parameter \"relaxation\" (its parameters: iterations, pivot_tolerance, warm_start)" },
+    { "free_fall.json", { "world.solver.params.warm_start=maybe" }, 0, 0, "world.solver.params.warm_start",
+      "expected true or false (a toggle), got string \"maybe\"",
+      ":<--set world.solver.params.warm_start=maybe>: world.solver.params.warm_start: expected true or false (a "
+      "toggle), got string \"maybe\"" },
+    { "free_fall.json", { "world.solver.params.tolerance=1e999" }, 0, 0, "world.solver.params.tolerance",
+      "expected a finite number, got Infinity (too large for a double)",
+      ":<--set world.solver.params.tolerance=1e999>: world.solver.params.tolerance: expected a finite number, got "
+      "Infinity (too large for a double)" },
     // an error outside what the overrides touched keeps its line and column
     { "bad_negative_radius.json", { "world.dt=0.5", "bodies[0].position=[1, 1, 1]" }, 6, 49,
       "bodies[1].shapes[0].radius",
@@ -1237,6 +1381,8 @@ Suite* cntSceneOverrideSuite( void )
     TCase* tc = tcase_create( "overrides" );
     tcase_add_test( tc, overrides_change_values );
     tcase_add_test( tc, override_unknown_key_warns_at_the_override );
+    tcase_add_test( tc, solver_params_win_over_the_solver_settings );
+    tcase_add_test( tc, sleeping_warns_at_load_and_in_the_world_log );
     tcase_add_loop_test( tc, bad_override_gives_exact_error, 0, CNT_BAD_OVERRIDE_COUNT );
     suite_add_tcase( suite, tc );
     return suite;

@@ -5,3 +5,4 @@
 
 Suite* cntInertialSuite( void );
 Suite* cntOverdampedSuite( void );
+Suite* cntBadValuesSuite( void );

@@ -39,9 +39,14 @@ START_TEST( free_fall_matches_semi_implicit_euler_sum )
         ck_assert_int_eq( cnWorld_Step( world, dt ), cn_statusOk );
     }
 
+    // the default world takes 2 substeps per step (inertial): N Euler steps of h = dt / substeps
+    int substeps = cnWorld_GetStepReport( world ).substeps;
+    ck_assert_int_eq( substeps, 2 );
     double g = -9.81;
-    double z = 10.0 + n * dt * 3.0 + g * dt * dt * n * ( n + 1 ) / 2.0;
-    double vz = 3.0 + n * dt * g;
+    double h = dt / substeps;
+    int steps = n * substeps;
+    double z = 10.0 + steps * h * 3.0 + g * h * h * steps * ( steps + 1 ) / 2.0;
+    double vz = 3.0 + steps * h * g;
     cnVec3 p = cnBody_GetPosition( body );
     cnVec3 v = cnBody_GetLinearVelocity( body );
     CNT_ASSERT_REL( p.z, z, 1e-12 );
@@ -90,7 +95,9 @@ START_TEST( linear_damping_closed_form )
     {
         cnWorld_Step( world, dt );
     }
-    CNT_ASSERT_REL( cnBody_GetLinearVelocity( body ).x, 2.0 / pow( 1.0 + 0.5 * dt, 100 ), 1e-12 );
+    int substeps = cnWorld_GetStepReport( world ).substeps;
+    double h = dt / substeps;
+    CNT_ASSERT_REL( cnBody_GetLinearVelocity( body ).x, 2.0 / pow( 1.0 + 0.5 * h, 100 * substeps ), 1e-12 );
     cnDestroyWorld( world );
 }
 END_TEST
@@ -271,7 +278,8 @@ START_TEST( compound_rotates_about_center_of_mass )
 }
 END_TEST
 
-// a force that overflows to infinity: the body is put back, the step reports it, others go on
+// a force that overflows to infinity: the force is dropped, the step reports the body, which then
+// falls with gravity alone; others go on
 START_TEST( non_finite_state_is_put_back )
 {
     cntLogCapture log;
@@ -289,7 +297,8 @@ START_TEST( non_finite_state_is_put_back )
     ck_assert( report.warnings & cn_warnNonFiniteState );
     ck_assert_int_eq( report.nonFiniteCount, 1 );
     ck_assert_int_eq( log.warningCount, 1 );
-    ck_assert( cnBody_GetPosition( bad ).x == 0.0 && cnBody_GetPosition( bad ).z == 1.0 );
+    ck_assert( cnBody_GetPosition( bad ).x == 0.0 );
+    CNT_ASSERT_REL( cnBody_GetPosition( bad ).z, cnBody_GetPosition( good ).z, 1e-15 );
     ck_assert( cnBody_GetPosition( good ).z < 1.0 );
     ck_assert_int_eq( cnWorld_Step( world, 0.1 ), cn_statusOk );
     ck_assert( cnWorld_GetStepReport( world ).warnings == 0 );

@@ -4,6 +4,6 @@
 
 int main( void )
 {
-    static cntSuiteFcn* const suites[] = { cntInertialSuite, cntOverdampedSuite };
+    static cntSuiteFcn* const suites[] = { cntInertialSuite, cntOverdampedSuite, cntBadValuesSuite };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

@@ -306,7 +306,7 @@ cnSolverStats cntSolveWithParams( const cnSolverVTable* solver, cnSolverProblem*
                                   .residualHistoryCapacity = historyCapacity };
     cnSolverStats stats;
     cnSolverBudget budget = cnBudgetFromParams( solver, params );
-    cnLayerSolve( solver, state, params, &budget, problem, &solution, &arena, &stats );
+    cnLayerSolve( solver, state, params, &budget, problem, &solution, &arena, NULL, &stats );
     cnDestroyArena( &arena );
     if ( solver->destroy != NULL )
     {

@@ -81,8 +81,10 @@ typedef void cnProblemFcn( const cnSolverProblem* problem, const double* start, 
 CN_API cnStatus cnWorld_SetProblemFcn( cnWorldId worldId, cnProblemFcn* fcn, void* context );
 
 /// Keep the grading merit of the solver's model (cnSolverStats.residual) of every iteration of
-/// each step's main contact solve, up to `capacity` values (0, the default, keeps none; at most
-/// CN_MAX_RESIDUAL_HISTORY). Iterative solvers then compute the merit after every iteration.
+/// each step's contact solves, up to `capacity` values (0, the default, keeps none; at most
+/// CN_MAX_RESIDUAL_HISTORY): for each pass of each substep in turn (main, relax, recursion
+/// levels), its start and one value per iteration (a pivoting solver: its end alone). Iterative
+/// solvers then compute the merit after every iteration.
 CN_API cnStatus cnWorld_SetResidualHistory( cnWorldId worldId, int capacity );
 /// Copy the last step's merits (the start, then one per iteration) into `values`; returns how many
 /// the step recorded (copies at most `capacity`). 0 when there were no contacts or no history.
