@@ -2,9 +2,8 @@
 // The problem: validation, the data the layer prepares once per solve (cnPrepared), row products,
 // and the dense and sparse builders for the solvers that want A itself.
 
-#include "solver_kit.h"
-
 #include "core.h"
+#include "solver_kit.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -142,21 +141,22 @@ bool cnValidateProblem( const cnSolverProblem* problem, const char** why )
     {
         if ( !cnIsMatrixValid( problem->matrix, n ) )
         {
-            return cnFail( why, "the explicit matrix is not square with increasing rows and columns in range" );
+            return cnFail( why,
+                           "the explicit matrix is not square with increasing rows and columns in range" );
         }
     }
     else if ( n > 0 )
     {
         if ( problem->bodyA == NULL || problem->bodyB == NULL || problem->jacobianA == NULL ||
-             problem->jacobianB == NULL || ( problem->bodyCount > 0 && ( problem->wLinear == NULL ||
-                                                                           problem->wAngular == NULL ) ) )
+             problem->jacobianB == NULL ||
+             ( problem->bodyCount > 0 && ( problem->wLinear == NULL || problem->wAngular == NULL ) ) )
         {
             return cnFail( why, "a matrix-free problem without Jacobians or W blocks" );
         }
         for ( int i = 0; i < n; ++i )
         {
-            if ( problem->bodyA[i] < -1 || problem->bodyA[i] >= problem->bodyCount || problem->bodyB[i] < -1 ||
-                 problem->bodyB[i] >= problem->bodyCount )
+            if ( problem->bodyA[i] < -1 || problem->bodyA[i] >= problem->bodyCount ||
+                 problem->bodyB[i] < -1 || problem->bodyB[i] >= problem->bodyCount )
             {
                 return cnFail( why, "a row names a body outside [-1, bodyCount)" );
             }
@@ -245,6 +245,18 @@ static inline void cnApplyW( const cnSolverProblem* problem, int body, const dou
 {
     cnMul33( problem->wLinear + 9 * body, j, out );
     cnMul33( problem->wAngular + 9 * body, j + 3, out + 3 );
+}
+
+// out = W_body^T j
+static void cnApplyWTranspose( const cnSolverProblem* problem, int body, const double* j, double* out )
+{
+    const double* l = problem->wLinear + 9 * body;
+    const double* a = problem->wAngular + 9 * body;
+    for ( int r = 0; r < 3; ++r )
+    {
+        out[r] = l[r] * j[0] + l[3 + r] * j[1] + l[6 + r] * j[2];
+        out[3 + r] = a[r] * j[3] + a[3 + r] * j[4] + a[6 + r] * j[5];
+    }
 }
 
 // The row's Jacobian acting on `body` (JA, JB, or their sum when both sides are that body).
@@ -450,7 +462,8 @@ bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPre
         prepared->sweepRows = cnScratchBytes( scratch, rows * sizeof( cnSweepRow ) );
     }
     if ( prepared->rowKind == NULL || prepared->rowGroup == NULL || prepared->normalRow == NULL ||
-         prepared->baseDiagonal == NULL || ( prepared->explicitForm == false && prepared->sweepRows == NULL ) )
+         prepared->baseDiagonal == NULL ||
+         ( prepared->explicitForm == false && prepared->sweepRows == NULL ) )
     {
         return false;
     }
@@ -464,7 +477,8 @@ void cnPrepareRows( const cnSolverProblem* problem, cnPrepared* prepared )
 {
     // rows taken back since (a failed recursion level) are prepared again when they come back
     prepared->rowCount = prepared->rowCount < problem->rowCount ? prepared->rowCount : problem->rowCount;
-    prepared->groupCount = prepared->groupCount < problem->groupCount ? prepared->groupCount : problem->groupCount;
+    prepared->groupCount =
+        prepared->groupCount < problem->groupCount ? prepared->groupCount : problem->groupCount;
     for ( int g = prepared->groupCount; g < problem->groupCount; ++g )
     {
         cnPrepareGroup( problem, prepared, g );
@@ -639,8 +653,9 @@ static bool cnBuildBuckets( const cnSolverProblem* problem, const int* rows, int
     return true;
 }
 
-// Accumulates row `row`'s entries A_{row, j} = sum over shared bodies of J_j,body W J_row,body^T
-// into `accumulator` (indexed by local column), calling `touch` bookkeeping through `marked`.
+// Accumulates row `row`'s entries A_{row, j} = sum over shared bodies of J_row,body W J_j,body^T
+// into `accumulator` (indexed by local column), calling `touch` bookkeeping through `marked`:
+// J_j . (W^T J_row^T), so that a W block that is not symmetric gives A, not its transpose.
 // Returns the number of newly touched columns appended to `touched`.
 static int cnAccumulateRow( const cnSolverProblem* problem, const int* rows, const cnBodyBuckets* buckets,
                             int row, double* accumulator, bool* marked, int* touched )
@@ -654,7 +669,7 @@ static int cnAccumulateRow( const cnSolverProblem* problem, const int* rows, con
         double j[6];
         double wj[6];
         cnRowJacobianOn( problem, row, body, j );
-        cnApplyW( problem, body, j, wj );
+        cnApplyWTranspose( problem, body, j, wj );
         for ( int e = buckets->bucketStart[body]; e < buckets->bucketStart[body + 1]; ++e )
         {
             int local = buckets->bucketRow[e];
@@ -754,6 +769,35 @@ static void cnSortInts( int* values, int count )
     }
 }
 
+// Row `local` of a sparse matrix being written, entry (c, x) in column order: the softness goes on
+// the diagonal once, and a diagonal entry is made for it where the row has none before column c.
+static void cnPlaceEntry( int* column, double* value, int* at, int local, double soft, bool* placed, int c,
+                          double x )
+{
+    if ( *placed == false && c > local && soft != 0.0 )
+    {
+        column[*at] = local;
+        value[*at] = soft;
+        *at += 1;
+        *placed = true;
+    }
+    column[*at] = c;
+    value[*at] = x + ( c == local && *placed == false ? soft : 0.0 );
+    *placed = *placed || c == local;
+    *at += 1;
+}
+
+// the diagonal entry of a softness on a row whose entries all lie left of it (or that has none)
+static void cnFinishRow( int* column, double* value, int* at, int local, double soft, bool placed )
+{
+    if ( placed == false && soft != 0.0 )
+    {
+        column[*at] = local;
+        value[*at] = soft;
+        *at += 1;
+    }
+}
+
 bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int count, cnArena* arena,
                           cnSparseMatrix* matrix )
 {
@@ -809,6 +853,7 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
                 localOf[rows[k]] = k;
             }
         }
+        // room for every selected entry, and a diagonal entry per row for a softness with none
         int nonzeros = 0;
         for ( int local = 0; local < count; ++local )
         {
@@ -817,7 +862,7 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
             {
                 nonzeros += localOf[source->column[e]] >= 0 ? 1 : 0;
             }
-            rowStart[local + 1] = nonzeros;
+            nonzeros += 1;
         }
         int* column = cnScratchInts( &scratch, nonzeros );
         double* value = cnScratchDoubles( &scratch, nonzeros );
@@ -829,17 +874,18 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
         for ( int local = 0; local < count; ++local )
         {
             int row = rows != NULL ? rows[local] : local;
+            double soft = problem->softness != NULL ? problem->softness[row] : 0.0;
+            bool placed = false;
             for ( int e = source->rowStart[row]; e < source->rowStart[row + 1]; ++e )
             {
                 int c = localOf[source->column[e]];
                 if ( c >= 0 )
                 {
-                    column[at] = c;
-                    value[at] = source->value[e] +
-                                ( c == local && problem->softness != NULL ? problem->softness[row] : 0.0 );
-                    ++at;
+                    cnPlaceEntry( column, value, &at, local, soft, &placed, c, source->value[e] );
                 }
             }
+            cnFinishRow( column, value, &at, local, soft, placed );
+            rowStart[local + 1] = at;
         }
         *matrix = ( cnSparseMatrix ){ count, count, rowStart, column, value };
         return true;
@@ -867,7 +913,7 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
         {
             rowBound += (size_t)( buckets.bucketStart[b + 1] - buckets.bucketStart[b] );
         }
-        bound += rowBound < (size_t)count ? rowBound : (size_t)count;
+        bound += ( rowBound < (size_t)count ? rowBound : (size_t)count ) + 1; // + a diagonal for a softness
     }
     if ( bound > (size_t)INT32_MAX )
     {
@@ -892,15 +938,15 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
         int row = rows != NULL ? rows[local] : local;
         int touchedCount = cnAccumulateRow( problem, rows, &buckets, row, accumulator, marked, touched );
         cnSortInts( touched, touchedCount );
+        double soft = problem->softness != NULL ? problem->softness[row] : 0.0;
+        bool placed = false;
         for ( int t = 0; t < touchedCount; ++t )
         {
             int c = touched[t];
-            column[at] = c;
-            value[at] =
-                accumulator[c] + ( c == local && problem->softness != NULL ? problem->softness[row] : 0.0 );
-            ++at;
+            cnPlaceEntry( column, value, &at, local, soft, &placed, c, accumulator[c] );
             marked[c] = false;
         }
+        cnFinishRow( column, value, &at, local, soft, placed );
         rowStart[local + 1] = at;
     }
     *matrix = ( cnSparseMatrix ){ count, count, rowStart, column, value };

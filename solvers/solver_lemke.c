@@ -35,6 +35,7 @@ enum
     cn_lemkeParamIterations = 0,
     cn_lemkeParamPivotTolerance,
     cn_lemkeParamWarmStart,
+    cn_lemkeParamRegularization,
     cn_lemkeParamCount,
 };
 
@@ -43,7 +44,13 @@ static const cnSolverParam cn_lemkeParams[cn_lemkeParamCount] = {
     { "pivot_tolerance",
       "an entry of the entering column is a pivot candidate when it exceeds this times its round-off scale",
       1e-12, 0.0, 1e-3, cn_paramNumber, NULL, 0 },
-    { "warm_start", "ignored: Lemke always starts cold from lambda = 0", 0.0, 0.0, 1.0, cn_paramToggle, NULL, 0 },
+    { "warm_start", "ignored: Lemke always starts cold from lambda = 0", 0.0, 0.0, 1.0, cn_paramToggle, NULL,
+      0 },
+    { "regularization",
+      "matrix-free (engine) problems that end on a ray are solved again with A_ii (1 + this): the "
+      "semi-definite "
+      "A of redundant contacts made definite; problems from files are solved as given",
+      1e-9, 0.0, 1e-3, cn_paramNumber, NULL, 0 },
 };
 
 // the dense matrix and the basis inverse are n x n each
@@ -499,7 +506,7 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverBudge
     double* lambda = solution->lambda;
     if ( n > 0 )
     {
-        const double* a = cnBuildDenseMatrix( problem, arena );
+        double* a = cnBuildDenseMatrix( problem, arena );
         cnScratch scratch = { .arena = arena };
         double* inverse = cnScratchDoubles( &scratch, n * n );
         double* vectors = cnScratchDoubles( &scratch, 6 * n );
@@ -533,17 +540,38 @@ static void cnLemkeSolve( void* state, const double* params, const cnSolverBudge
         };
         lemke.cover = vectors + 5 * n;
         status = finite ? cn_solveNoSolution : cn_solveNonFinite;
-        for ( int attempt = 0;
-              attempt < CN_LEMKE_ATTEMPTS && status == cn_solveNoSolution && pivots < maxPivots; ++attempt )
+        // An engine problem with four points per face (a box on a box) has a semi-definite A; in
+        // floating point the ratio test can then end on a ray where a solution exists (measured on
+        // a tower of 10 boxes: no_solution on every step). Such a problem gets a second round with
+        // A_ii (1 + regularization), definite, which reaches a complementary basis at a change in
+        // the impulses of the regularization's order; the statistics count it as a fallback.
+        // Problems from files are solved as given.
+        double regularization =
+            cnSolverParamValue( cn_lemkeParams, cn_lemkeParamCount, params, cn_lemkeParamRegularization );
+        int rounds = problem->matrix == NULL && regularization > 0.0 ? 2 : 1;
+        for ( int round = 0; round < rounds && status == cn_solveNoSolution; ++round )
         {
-            for ( int i = 0; i < n; ++i )
+            if ( round == 1 )
             {
-                double t = (double)i / (double)n;
-                vectors[5 * n + i] = attempt == 0 ? 1.0 : attempt == 1 ? 1.0 + t : 2.0 - t;
+                for ( int i = 0; i < n; ++i )
+                {
+                    a[(size_t)i * (size_t)n + (size_t)i] *= 1.0 + regularization;
+                }
+                stats->fallbacks += 1;
             }
-            int used = 0;
-            status = cnLemkeRun( &lemke, maxPivots - pivots, tolerance, &used );
-            pivots += used;
+            for ( int attempt = 0;
+                  attempt < CN_LEMKE_ATTEMPTS && status == cn_solveNoSolution && pivots < maxPivots;
+                  ++attempt )
+            {
+                for ( int i = 0; i < n; ++i )
+                {
+                    double t = (double)i / (double)n;
+                    vectors[5 * n + i] = attempt == 0 ? 1.0 : attempt == 1 ? 1.0 + t : 2.0 - t;
+                }
+                int used = 0;
+                status = cnLemkeRun( &lemke, maxPivots - pivots, tolerance, &used );
+                pivots += used;
+            }
         }
         if ( status == cn_solveNonFinite )
         {

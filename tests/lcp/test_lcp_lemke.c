@@ -31,7 +31,7 @@ static const cnSolverVTable* cntLemke( void )
 static void cntLemkeParams( double* params, int pivots )
 {
     const cnSolverVTable* lemke = cntLemke();
-    ck_assert_int_eq( lemke->paramCount, 3 );
+    ck_assert_int_eq( lemke->paramCount, 4 );
     for ( int i = 0; i < lemke->paramCount; ++i )
     {
         params[i] = lemke->params[i].defaultValue;
@@ -74,7 +74,7 @@ START_TEST( lemke_on_reference_lcps )
         return;
     }
     const cnSolverVTable* lemke = cntLemke();
-    double params[3];
+    double params[4];
     cntLemkeParams( params, 0 );
     cntCountingAllocator counter;
     cnAllocator allocator = cntMakeCountingAllocator( &counter );
@@ -205,7 +205,7 @@ static cnSolverStats cntSolveSmall( int n, const double* m, const double* q, int
 {
     cntDenseLcp lcp;
     cntMakeDenseLcp( &lcp, n, m, q );
-    double params[3];
+    double params[4];
     cntLemkeParams( params, pivots );
     cnSolverSolution solution = { .lambda = lambda };
     cnSolverStats stats;
@@ -410,13 +410,15 @@ START_TEST( matrix_free_problem )
     }
     ck_assert_uint_eq( counter.liveBytes, 0 );
 
-    // the engine's way: the layer with an arena the caller owns
+    // the engine's way: the layer with an arena the caller owns (a definite problem: no second
+    // round)
     cnArena arena;
     cnCreateArena( &arena, NULL, 256 );
     lambda[0] = lambda[1] = 0.0;
     cnSolverBudget budget = cnBudgetFromParams( cntLemke(), NULL );
     cnLayerSolve( cntLemke(), NULL, NULL, &budget, &problem, &solution, &arena, NULL, &stats );
     ck_assert_int_eq( stats.status, cn_solveConverged );
+    ck_assert_int_eq( stats.fallbacks, 0 );
     CNT_ASSERT_ABS( lambda[1], 1.5, 1e-15 );
     cnDestroyArena( &arena );
 }
@@ -428,8 +430,9 @@ START_TEST( registry_entry )
     const cnSolverVTable* lemke = cntLemke();
     ck_assert_int_eq( lemke->apiVersion, CN_SOLVER_API_VERSION );
     ck_assert_uint_eq( lemke->caps, cn_solverExplicit | cn_solverMatrixFree | cn_solverDirect );
-    const char* names[3] = { "iterations", "pivot_tolerance", "warm_start" };
-    for ( int i = 0; i < 3; ++i )
+    const char* names[4] = { "iterations", "pivot_tolerance", "warm_start", "regularization" };
+    ck_assert_int_eq( lemke->paramCount, 4 );
+    for ( int i = 0; i < 4; ++i )
     {
         const cnSolverParam* param = lemke->params + i;
         ck_assert_str_eq( param->name, names[i] );

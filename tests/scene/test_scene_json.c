@@ -314,9 +314,9 @@ static const cntBadScene cnt_badScenes[] = {
       ":2:52: world.solver.params.iterations: 2.5 is not a whole number (a parameter of solver \"pgs\")" },
     // checked against the solver the scene names, not the default one
     { "bad_param_other_solver.json", cn_statusSchemaError, 2, 65, "world.solver.params.kernel",
-      "solver \"lemke\" has no parameter \"kernel\" (its parameters: iterations, pivot_tolerance, warm_start)",
+      "solver \"lemke\" has no parameter \"kernel\" (its parameters: iterations, pivot_tolerance, warm_start, regularization)",
       ":2:65: world.solver.params.kernel: solver \"lemke\" has no parameter \"kernel\" (its parameters: iterations, "
-      "pivot_tolerance, warm_start)" },
+      "pivot_tolerance, warm_start, regularization)" },
     { "bad_params_not_object.json", cn_statusSchemaError, 2, 36, "world.solver.params",
       "expected an object from parameter names to values, got an array of 2",
       ":2:36: world.solver.params: expected an object from parameter names to values, got an array of 2" },
@@ -1331,9 +1331,9 @@ static const cntBadOverride cnt_badOverrides[] = {
     // the solver the overrides name, in their order
     { "free_fall.json", { "world.solver.params.relaxation=1.5", "world.solver.name=lemke" }, 0, 0,
       "world.solver.params.relaxation",
-      "solver \"lemke\" has no parameter \"relaxation\" (its parameters: iterations, pivot_tolerance, warm_start)",
+      "solver \"lemke\" has no parameter \"relaxation\" (its parameters: iterations, pivot_tolerance, warm_start, regularization)",
       ":<--set world.solver.params.relaxation=1.5>: world.solver.params.relaxation: solver \"lemke\" has no "
-      "parameter \"relaxation\" (its parameters: iterations, pivot_tolerance, warm_start)" },
+      "parameter \"relaxation\" (its parameters: iterations, pivot_tolerance, warm_start, regularization)" },
     { "free_fall.json", { "world.solver.params.warm_start=maybe" }, 0, 0, "world.solver.params.warm_start",
       "expected true or false (a toggle), got string \"maybe\"",
       ":<--set world.solver.params.warm_start=maybe>: world.solver.params.warm_start: expected true or false (a "

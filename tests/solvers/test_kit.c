@@ -29,9 +29,10 @@ static double cntSignedRandom( void )
     return (double)( s_seed >> 8 ) / (double)( 1u << 24 ) * 2.0 - 1.0;
 }
 
-// 4 bodies with full symmetric positive definite W blocks (B B^T + I/2), 14 rows between random
-// pairs (static ground included, one row acting twice on the same body), random Jacobians, b.
-static cntLcp* cntCreateRandomProblem( void )
+// 4 bodies with full symmetric positive definite W blocks (B B^T + I/2), or, with `general`, blocks
+// that are not symmetric (B + 2 I), 14 rows between random pairs (static ground included, one row
+// acting twice on the same body), random Jacobians, b.
+static cntLcp* cntCreateRandomProblemOf( bool general )
 {
     cntLcp* lcp = cntCreateLcp( 16, 4 );
     for ( int body = 0; body < 4; ++body )
@@ -49,8 +50,9 @@ static cntLcp* cntCreateRandomProblem( void )
             {
                 for ( int c = 0; c < 3; ++c )
                 {
-                    blocks[s][3 * r + c] = m[3 * r] * m[3 * c] + m[3 * r + 1] * m[3 * c + 1] +
-                                           m[3 * r + 2] * m[3 * c + 2] + ( r == c ? 0.5 : 0.0 );
+                    blocks[s][3 * r + c] = general ? m[3 * r + c] + ( r == c ? 2.0 : 0.0 )
+                                                   : m[3 * r] * m[3 * c] + m[3 * r + 1] * m[3 * c + 1] +
+                                                         m[3 * r + 2] * m[3 * c + 2] + ( r == c ? 0.5 : 0.0 );
                 }
             }
         }
@@ -83,6 +85,11 @@ static cnPrepared cntPrepare( const cnSolverProblem* problem )
     cnPrepared prepared;
     ck_assert( cnPrepareProblem( problem, &scratch, &prepared ) );
     return prepared;
+}
+
+static cntLcp* cntCreateRandomProblem( void )
+{
+    return cntCreateRandomProblemOf( false );
 }
 
 // A e_j through the velocity, column by column, into `out` (row major)
@@ -142,6 +149,68 @@ START_TEST( dense_builder_matches_products_through_j_and_w )
     failures += dense[2 * n + 5] != 0.0;
     failures += prepared.singularRows != 0 || prepared.nonFiniteRows != 0;
     ck_assert_msg( failures == 0, "%d mismatches, worst relative error %g", failures, worst );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// With W blocks that are not symmetric (no physical W is, but the builders must not assume it) the
+// builders still give A = J W J^T, not its transpose, and the softness lands on the diagonal of
+// every row, one whose A has no stored diagonal included
+START_TEST( builders_give_a_not_its_transpose )
+{
+    cntLcp* lcp = cntCreateRandomProblemOf( true );
+    cnSolverProblem* p = &lcp->problem;
+    int n = p->rowCount;
+    double byProducts[16 * 16];
+    cntMatrixByProducts( p, byProducts );
+    double* dense = cnBuildDenseMatrix( p, &s_arena );
+    cnSparseMatrix sparse;
+    ck_assert( cnBuildSparseMatrix( p, NULL, 0, &s_arena, &sparse ) );
+    int failures = 0;
+    double asymmetry = 0.0;
+    for ( int i = 0; i < n; ++i )
+    {
+        for ( int j = 0; j < n; ++j )
+        {
+            double scale = fmax( 1.0, fabs( byProducts[i * n + j] ) );
+            failures += fabs( dense[i * n + j] - byProducts[i * n + j] ) > 1e-12 * scale;
+            asymmetry = fmax( asymmetry, fabs( byProducts[i * n + j] - byProducts[j * n + i] ) );
+        }
+        for ( int k = sparse.rowStart[i]; k < sparse.rowStart[i + 1]; ++k )
+        {
+            int j = sparse.column[k];
+            failures += fabs( sparse.value[k] - byProducts[i * n + j] ) >
+                        1e-12 * fmax( 1.0, fabs( byProducts[i * n + j] ) );
+        }
+    }
+    ck_assert_msg( asymmetry > 0.1, "the test's A should not be symmetric (%g)", asymmetry );
+
+    // softness on an explicit row with no diagonal entry, and on one with it
+    cntLcp* explicitLcp = cntCreateLcp( 3, 0 );
+    static const double m[9] = { 0, 1, 0, 1, 2, 0, 0, 0, 1 };
+    static const double q[3] = { -1, -1, -1 };
+    cntSetDense( explicitLcp, 3, m, q );
+    double softness[3] = { 0.25, 0.5, 0.0 };
+    explicitLcp->problem.softness = softness;
+    cnSparseMatrix soft;
+    ck_assert( cnBuildSparseMatrix( &explicitLcp->problem, NULL, 0, &s_arena, &soft ) );
+    double expanded[9] = { 0 };
+    for ( int i = 0; i < 3; ++i )
+    {
+        for ( int k = soft.rowStart[i]; k < soft.rowStart[i + 1]; ++k )
+        {
+            failures += k > soft.rowStart[i] && soft.column[k] <= soft.column[k - 1];
+            expanded[3 * i + soft.column[k]] += soft.value[k];
+        }
+    }
+    static const double expected[9] = { 0.25, 1, 0, 1, 2.5, 0, 0, 0, 1 };
+    for ( int k = 0; k < 9; ++k )
+    {
+        failures += expanded[k] != expected[k];
+    }
+    explicitLcp->problem.softness = NULL;
+    cntDestroyLcp( explicitLcp );
+    ck_assert_int_eq( failures, 0 );
     cntDestroyLcp( lcp );
 }
 END_TEST
@@ -507,7 +576,8 @@ START_TEST( merits_do_not_depend_on_units_or_size )
                 double y = ( c & 2 ) ? 0.5 : -0.5;
                 double rB[3] = { x, y, -0.5 };
                 double rA[3] = { x, y, 0.5 };
-                cntAddContact( two, k == 0 ? -1 : 2 * copy + k - 1, 2 * copy + k, rA, rB, n, t1, t2, 0.4, true );
+                cntAddContact( two, k == 0 ? -1 : 2 * copy + k - 1, 2 * copy + k, rA, rB, n, t1, t2, 0.4,
+                               true );
             }
         }
     }
@@ -532,7 +602,8 @@ START_TEST( parameter_values_are_clamped_with_defaults_for_nan )
 {
     static const cnSolverParam table[] = { CN_SWEEP_PARAM_TABLE( 1.4 ) };
     double params[cn_sweepParamCount] = { 1e9, -1.0, 0.0, 1.0, (double)NAN, 0.0, 0.0, 0.0, 1e6 };
-    ck_assert( cnSolverParamValue( table, cn_sweepParamCount, params, cn_sweepParamIterations ) == 1000000.0 );
+    ck_assert( cnSolverParamValue( table, cn_sweepParamCount, params, cn_sweepParamIterations ) ==
+               1000000.0 );
     ck_assert( cnSolverParamValue( table, cn_sweepParamCount, params, cn_sweepParamTolerance ) == 0.0 );
     ck_assert( cnSolverParamValue( table, cn_sweepParamCount, params, cn_sweepParamRelaxation ) == 1.4 );
     ck_assert( cnSolverParamValue( table, cn_sweepParamCount, NULL, cn_sweepParamIterations ) == 10.0 );
@@ -550,7 +621,8 @@ START_TEST( parameters_are_read_and_checked_by_type )
     const cnSolverParam* warm = pgs->params + cnFindSolverParam( pgs, "warm_start" );
     double value = -1.0;
     char message[160];
-    ck_assert_int_eq( cnParseSolverParam( iterations, "25", &value, message, sizeof( message ) ), cn_statusOk );
+    ck_assert_int_eq( cnParseSolverParam( iterations, "25", &value, message, sizeof( message ) ),
+                      cn_statusOk );
     ck_assert( value == 25.0 );
     ck_assert_int_eq( cnParseSolverParam( iterations, "2.5", &value, message, sizeof( message ) ),
                       cn_statusInvalidArgument );
@@ -558,7 +630,8 @@ START_TEST( parameters_are_read_and_checked_by_type )
     ck_assert_int_eq( cnParseSolverParam( iterations, "0", &value, message, sizeof( message ) ),
                       cn_statusInvalidArgument );
     ck_assert_ptr_nonnull( strstr( message, "outside" ) );
-    ck_assert_int_eq( cnParseSolverParam( kernel, "reference", &value, message, sizeof( message ) ), cn_statusOk );
+    ck_assert_int_eq( cnParseSolverParam( kernel, "reference", &value, message, sizeof( message ) ),
+                      cn_statusOk );
     ck_assert( value == 1.0 );
     ck_assert_int_eq( cnParseSolverParam( kernel, "fastest", &value, message, sizeof( message ) ),
                       cn_statusInvalidArgument );
@@ -567,7 +640,8 @@ START_TEST( parameters_are_read_and_checked_by_type )
     ck_assert( value == 0.0 );
     ck_assert_int_eq( cnParseSolverParam( warm, "0.5", &value, message, sizeof( message ) ),
                       cn_statusInvalidArgument );
-    ck_assert_int_eq( cnCheckSolverParam( iterations, (double)NAN, message, sizeof( message ) ), cn_statusNonFinite );
+    ck_assert_int_eq( cnCheckSolverParam( iterations, (double)NAN, message, sizeof( message ) ),
+                      cn_statusNonFinite );
     char text[32];
     ck_assert_str_eq( cnFormatSolverParam( kernel, 1.0, text, sizeof( text ) ), "reference" );
     ck_assert_str_eq( cnFormatSolverParam( warm, 1.0, text, sizeof( text ) ), "true" );
@@ -582,6 +656,7 @@ Suite* cntKitSuite( void )
     tcase_add_checked_fixture( tc, setup, teardown );
     tcase_add_test( tc, dense_builder_matches_products_through_j_and_w );
     tcase_add_test( tc, prepared_rows_are_the_velocity_change_of_a_unit_impulse );
+    tcase_add_test( tc, builders_give_a_not_its_transpose );
     tcase_add_test( tc, sparse_builder_on_subset_equals_dense_submatrix );
     tcase_add_test( tc, row_bounds_follow_the_current_normal_impulse );
     tcase_add_test( tc, validation_names_what_is_wrong );
