@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
-// Readers for the Siconos text formats (LCP and FC3D files, dense and sparse-block matrices) and
-// a runner that solves one problem outside a world (cairn/lcp_io.h). Format notes:
-// ../shared/external-data/README.md, "Siconos text formats".
+// Readers for the Siconos text formats (LCP and FC3D files, dense and sparse-block matrices), the
+// writer of the same formats (cnWriteProblemFile), and the dispatch to the fclib HDF5 reader
+// (lcp_hdf5.c) when a file starts with the HDF5 signature. Format notes:
+// ../shared/external-data/README.md, "Siconos text formats"; cairn's own trailing blocks: docs/cli.md.
 //
-// Safety rules: every token is checked before it is used; a count read from the file is checked
-// against the bytes that are left before anything is allocated for it (k numbers need at least
-// 2k - 1 bytes), so a lying header cannot make us allocate more than a few times the file size.
+// Safety rules: every token is checked before it is used; every size the file claims (n, the
+// number of contacts, block counts, block sizes) is checked against the bytes that are left
+// before anything is allocated for it (k numbers need at least 2k - 1 bytes), so a lying header
+// cannot make us allocate more than a few times the file size.
 #include "cairn/lcp_io.h"
 
+#include "arena.h"
 #include "core.h"
+#include "solver_kit.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -17,6 +21,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+// ---- shared with lcp_hdf5.c (the two files have no private header; the declarations are repeated
+// there and must match) ------------------------------------------------------------------------------
+
+// An owned cnFileProblem in one block from CSR arrays: an LCP (format cn_problemSiconosLcp) gets a
+// frictionless normal group per row, every other format a pyramid contact group per three rows
+// with mu[c]. start and reference are nullable (rows). cn_statusOk or cn_statusOutOfMemory.
+cnStatus cnAssembleFileProblem( cnProblemFormat format, int rows, int contacts, const int* rowStart,
+                                const int* column, const double* value, const double* b, const double* mu,
+                                const double* start, const double* reference, const cnAllocator* allocator,
+                                cnFileProblem* problem );
+// Read an fclib HDF5 file held in memory (lcp_hdf5.c); `name` labels messages.
+cnStatus cnReadFclibImage( const char* name, const char* image, size_t length, cnProblemFormat format,
+                           const cnAllocator* allocator, cnFileProblem* problem, char* message,
+                           int messageSize );
 
 // rows of a problem: far more than any dense solver takes, small enough that 3 * nc and the
 // CSR offsets stay inside int
@@ -193,6 +212,24 @@ static cnStatus cnCheckRoom( cnReader* reader, const char* what, uint64_t count 
             reader, cn_statusParseError,
             "%s needs %llu numbers but only %llu bytes are left (truncated file or wrong size)", what,
             (unsigned long long)count, (unsigned long long)left );
+    }
+    return cn_statusOk;
+}
+
+// A size the file claims, checked as soon as it is read and before anything of that size is
+// allocated: the rest of the file must hold the `count` numbers it implies (`which` says what they
+// are). Without this a 66-byte file claiming 10^8 rows made the reader allocate 400 MB before it
+// found the file truncated.
+static cnStatus cnCheckClaim( cnReader* reader, const char* what, long value, uint64_t count,
+                              const char* which )
+{
+    uint64_t left = (uint64_t)( reader->length - reader->position );
+    if ( count > left / 2 + 1 )
+    {
+        return cnReaderError( reader, cn_statusParseError,
+                              "%s is %ld, which needs at least %llu more numbers (%s), but only %llu bytes "
+                              "are left (truncated file or wrong size)",
+                              what, value, (unsigned long long)count, which, (unsigned long long)left );
     }
     return cn_statusOk;
 }
@@ -448,7 +485,7 @@ static cnStatus cnReadBlockMatrix( cnReader* reader, const char* name, int n, cn
     if ( status == cn_statusOk )
     {
         layout.offset[layout.blockCount] = (size_t)total;
-        status = cnCheckRoom( reader, "the blocks", total + (uint64_t)blockCount );
+        status = cnCheckRoom( reader, "the block data", total + (uint64_t)blockCount );
     }
     if ( status == cn_statusOk && total > 0 )
     {
@@ -583,73 +620,104 @@ static size_t cnPadded( size_t count, size_t size )
     return ( count * size + 15 ) & ~(size_t)15;
 }
 
-// Move the parsed arrays into the problem's one block and set up the view: an LCP gets one
-// frictionless normal group per row, an FC3D problem one contact group (pyramid model, its mu) per
-// three rows.
-static cnStatus cnBuildProblem( cnReader* reader, cnProblemFormat format, int contacts,
-                                const cnTempMatrix* matrix, const double* b, const double* mu,
+// Copy the arrays into the problem's one block and set up the view: an LCP gets one frictionless
+// normal group per row, every contact format one contact group (pyramid model, its mu) per three
+// rows. Exact zeros of the matrix are not copied.
+cnStatus cnAssembleFileProblem( cnProblemFormat format, int rows, int contacts, const int* rowStart,
+                                const int* column, const double* value, const double* b, const double* mu,
+                                const double* start, const double* reference, const cnAllocator* allocator,
                                 cnFileProblem* problem )
 {
-    int n = matrix->rows;
-    int groupCount = format == cn_problemSiconosFc3d ? contacts : n;
-    size_t rows = (size_t)n;
-    size_t nonzeros = (size_t)matrix->nonzeros;
-    size_t size = cnPadded( rows + 1, sizeof( int ) ) + cnPadded( nonzeros, sizeof( int ) ) +
-                  cnPadded( nonzeros, sizeof( double ) ) + 3 * cnPadded( rows, sizeof( double ) ) +
-                  cnPadded( (size_t)groupCount, sizeof( cnRowGroup ) );
-    char* memory = cnAlloc( reader->allocator, size, 64 );
+    int n = rows;
+    bool lcp = format == cn_problemSiconosLcp;
+    int groupCount = lcp ? n : contacts;
+    size_t count = (size_t)n;
+    size_t nonzeros = 0;
+    for ( int k = 0; k < rowStart[n]; ++k )
+    {
+        nonzeros += value[k] != 0.0 ? 1u : 0u;
+    }
+    size_t size = cnPadded( count + 1, sizeof( int ) ) + cnPadded( nonzeros, sizeof( int ) ) +
+                  cnPadded( nonzeros, sizeof( double ) ) + 3 * cnPadded( count, sizeof( double ) ) +
+                  cnPadded( (size_t)groupCount, sizeof( cnRowGroup ) ) +
+                  ( start != NULL ? cnPadded( count, sizeof( double ) ) : 0 ) +
+                  ( reference != NULL ? cnPadded( count, sizeof( double ) ) : 0 );
+    char* memory = cnAlloc( allocator, size, 64 );
     if ( memory == NULL )
     {
-        return cnReaderError( reader, cn_statusOutOfMemory, "out of memory for a problem of %d rows", n );
+        return cn_statusOutOfMemory;
     }
 
     char* p = memory;
-    int* rowStart = (int*)p;
-    p += cnPadded( rows + 1, sizeof( int ) );
-    int* column = (int*)p;
+    int* ownRowStart = (int*)p;
+    p += cnPadded( count + 1, sizeof( int ) );
+    int* ownColumn = (int*)p;
     p += cnPadded( nonzeros, sizeof( int ) );
-    double* value = (double*)p;
+    double* ownValue = (double*)p;
     p += cnPadded( nonzeros, sizeof( double ) );
     double* lower = (double*)p;
-    p += cnPadded( rows, sizeof( double ) );
+    p += cnPadded( count, sizeof( double ) );
     double* upper = (double*)p;
-    p += cnPadded( rows, sizeof( double ) );
+    p += cnPadded( count, sizeof( double ) );
     double* rowB = (double*)p;
-    p += cnPadded( rows, sizeof( double ) );
+    p += cnPadded( count, sizeof( double ) );
     cnRowGroup* groups = (cnRowGroup*)(void*)p;
-
-    memcpy( rowStart, matrix->rowStart, ( rows + 1 ) * sizeof( int ) );
-    if ( nonzeros > 0 )
+    p += cnPadded( (size_t)groupCount, sizeof( cnRowGroup ) );
+    double* ownStart = NULL;
+    if ( start != NULL )
     {
-        memcpy( column, matrix->column, nonzeros * sizeof( int ) );
-        memcpy( value, matrix->value, nonzeros * sizeof( double ) );
+        ownStart = (double*)(void*)p;
+        p += cnPadded( count, sizeof( double ) );
     }
+    double* ownReference = reference != NULL ? (double*)(void*)p : NULL;
+
+    int entry = 0;
     for ( int i = 0; i < n; ++i )
     {
+        ownRowStart[i] = entry;
+        for ( int k = rowStart[i]; k < rowStart[i + 1]; ++k )
+        {
+            if ( value[k] != 0.0 )
+            {
+                ownColumn[entry] = column[k];
+                ownValue[entry] = value[k];
+                entry += 1;
+            }
+        }
         lower[i] = 0.0;
         upper[i] = (double)INFINITY;
         rowB[i] = b[i];
+        if ( ownStart != NULL )
+        {
+            ownStart[i] = start[i];
+        }
+        if ( ownReference != NULL )
+        {
+            ownReference[i] = reference[i];
+        }
     }
+    ownRowStart[n] = entry;
     for ( int g = 0; g < groupCount; ++g )
     {
-        bool contact = format == cn_problemSiconosFc3d;
         groups[g] = ( cnRowGroup ){
-            .firstRow = contact ? 3 * g : g,
-            .rowCount = contact ? 3 : 1,
-            .kind = (uint8_t)( contact ? cn_groupContact : cn_groupNormal ),
+            .firstRow = lcp ? g : 3 * g,
+            .rowCount = lcp ? 1 : 3,
+            .kind = (uint8_t)( lcp ? cn_groupNormal : cn_groupContact ),
             .model = cn_frictionPyramid,
-            .mu = contact ? mu[g] : 0.0,
+            .mu = lcp ? 0.0 : mu[g],
         };
     }
 
     *problem = ( cnFileProblem ){ 0 };
     problem->memory = memory;
     problem->memorySize = size;
-    problem->allocator = reader->allocator != NULL ? *reader->allocator : ( cnAllocator ){ 0 };
+    problem->allocator = allocator != NULL ? *allocator : ( cnAllocator ){ 0 };
     problem->format = format;
-    problem->contactCount = contacts;
-    problem->matrix =
-        ( cnSparseMatrix ){ .rows = n, .columns = n, .rowStart = rowStart, .column = column, .value = value };
+    problem->contactCount = lcp ? 0 : contacts;
+    problem->start = ownStart;
+    problem->reference = ownReference;
+    problem->matrix = ( cnSparseMatrix ){
+        .rows = n, .columns = n, .rowStart = ownRowStart, .column = ownColumn, .value = ownValue };
     problem->problem = ( cnSolverProblem ){
         .rowCount = n,
         .rowCapacity = n,
@@ -675,59 +743,194 @@ static bool cnIsNumberToken( const char* start, size_t length )
     return end != buffer && *end == '\0';
 }
 
-// What is left after the problem: LCP files may end with comment text, never with more numbers.
-// FC3D files written by older Siconos end with an "isComplete" flag (0 or 1), which is skipped.
-static cnStatus cnCheckTrailing( cnReader* reader, cnProblemFormat format )
+static bool cnTokenIs( const char* start, size_t length, const char* word )
 {
-    const char* start = NULL;
+    return length == strlen( word ) && memcmp( start, word, length ) == 0;
+}
+
+// cairn's own blocks after a problem, in this order, each a marker line and then one number per row
+// (cnWriteProblemFile writes them; Siconos' readers stop before them).
+#define CN_START_MARKER     "# cairn start"
+#define CN_REFERENCE_MARKER "# cairn reference"
+
+// The numbers of the start or reference block (marker already read), into a temporary array.
+static cnStatus cnReadRowBlock( cnReader* reader, const char* name, int n, double** values )
+{
+    cnStatus status = cnCheckRoom( reader, name, (uint64_t)n );
+    if ( status == cn_statusOk && n > 0 )
+    {
+        *values = cnTempAlloc( reader, (size_t)n, sizeof( double ) );
+        if ( *values == NULL )
+        {
+            status = cnReaderError( reader, cn_statusOutOfMemory, "out of memory for %s", name );
+        }
+    }
+    for ( int i = 0; i < n && status == cn_statusOk; ++i )
+    {
+        status = cnReadDouble( reader, name, i, *values + i );
+    }
+    return status;
+}
+
+// What follows the problem: the "isComplete" flag (0 or 1) that older Siconos versions write after
+// an FC3D problem, then cairn's start and reference blocks (each optional, start first), then at
+// most a comment (LCP files may end with text, never with more numbers). `start` and `reference`
+// (rows) are set only for the blocks present; `hasStart` and `hasReference` say which were.
+static cnStatus cnReadTrailing( cnReader* reader, cnProblemFormat format, int n, double** start,
+                                bool* hasStart, double** reference, bool* hasReference )
+{
+    const char* token = NULL;
     size_t length = 0;
-    if ( cnNextToken( reader, &start, &length ) == false )
+    cnReader peek = *reader;
+    if ( cnNextToken( &peek, &token, &length ) == false )
     {
         return cn_statusOk;
     }
-    if ( format == cn_problemSiconosFc3d && length == 1 && ( start[0] == '0' || start[0] == '1' ) )
+    if ( format == cn_problemSiconosFc3d && length == 1 && ( token[0] == '0' || token[0] == '1' ) )
     {
-        if ( cnNextToken( reader, &start, &length ) == false )
+        *reader = peek;
+        if ( cnNextToken( &peek, &token, &length ) == false )
         {
             return cn_statusOk;
         }
     }
-    if ( cnIsNumberToken( start, length ) == false )
+    const char* after = format == cn_problemSiconosFc3d ? "mu" : "q";
+    while ( cnTokenIs( token, length, "#" ) )
+    {
+        // "# cairn NAME": one of our blocks; any other '#' starts a comment
+        cnReader marker = peek;
+        const char* word = NULL;
+        size_t wordLength = 0;
+        if ( cnNextToken( &marker, &word, &wordLength ) == false ||
+             cnTokenIs( word, wordLength, "cairn" ) == false )
+        {
+            return cn_statusOk;
+        }
+        bool found = cnNextToken( &marker, &word, &wordLength );
+        *reader = marker;
+        if ( found && cnTokenIs( word, wordLength, "start" ) && *hasStart == false && *hasReference == false )
+        {
+            cnStatus status = cnReadRowBlock( reader, "the start block", n, start );
+            *hasStart = true;
+            after = "the start block";
+            if ( status != cn_statusOk )
+            {
+                return status;
+            }
+        }
+        else if ( found && cnTokenIs( word, wordLength, "reference" ) && *hasReference == false )
+        {
+            cnStatus status = cnReadRowBlock( reader, "the reference block", n, reference );
+            *hasReference = true;
+            after = "the reference block";
+            if ( status != cn_statusOk )
+            {
+                return status;
+            }
+        }
+        else
+        {
+            char quoted[48];
+            return cnReaderError( reader, cn_statusParseError,
+                                  "'# cairn %s': expected '" CN_START_MARKER "' or '" CN_REFERENCE_MARKER
+                                  "', once each and in that order",
+                                  found ? cnQuote( word, wordLength, quoted, sizeof( quoted ) ) : "" );
+        }
+        peek = *reader;
+        if ( cnNextToken( &peek, &token, &length ) == false )
+        {
+            return cn_statusOk;
+        }
+    }
+    if ( cnIsNumberToken( token, length ) == false )
     {
         return cn_statusOk; // a comment
     }
-    if ( format == cn_problemSiconosFc3d )
+    *reader = peek;
+    if ( format == cn_problemSiconosFc3d && *hasStart == false && *hasReference == false )
     {
         return cnReaderError( reader, cn_statusUnsupported,
                               "more numbers after mu: this looks like a global frictional-contact problem "
                               "(GFC3D), which is not supported" );
     }
-    return cnReaderError( reader, cn_statusParseError, "more numbers after q: is n right?" );
+    return cnReaderError( reader, cn_statusParseError, "more numbers after %s: is n right?", after );
+}
+
+// What every parser hands over: the arrays it read (temporary), released by cnFreeParsed.
+typedef struct cnParsed
+{
+    cnTempMatrix matrix;
+    int rows;
+    int contacts;
+    double* q;     // rows
+    double* mu;    // contacts
+    double* start; // rows, when the file has a start block
+    double* reference;
+    bool hasStart;
+    bool hasReference;
+} cnParsed;
+
+static void cnFreeParsed( cnReader* reader, cnParsed* parsed )
+{
+    size_t rows = (size_t)parsed->rows;
+    cnTempFree( reader, parsed->q, rows, sizeof( double ) );
+    cnTempFree( reader, parsed->mu, (size_t)parsed->contacts, sizeof( double ) );
+    cnTempFree( reader, parsed->start, rows, sizeof( double ) );
+    cnTempFree( reader, parsed->reference, rows, sizeof( double ) );
+    cnFreeTempMatrix( reader, &parsed->matrix );
+}
+
+// The trailing blocks, then the problem's one block.
+static cnStatus cnFinishParse( cnReader* reader, cnProblemFormat format, cnParsed* parsed,
+                               cnFileProblem* problem )
+{
+    cnStatus status = cnReadTrailing( reader, format, parsed->rows, &parsed->start, &parsed->hasStart,
+                                      &parsed->reference, &parsed->hasReference );
+    if ( status != cn_statusOk )
+    {
+        return status;
+    }
+    // zero rows: an empty block still says the file had it
+    static const double none[1] = { 0.0 };
+    const double* start = parsed->hasStart ? ( parsed->start != NULL ? parsed->start : none ) : NULL;
+    const double* reference =
+        parsed->hasReference ? ( parsed->reference != NULL ? parsed->reference : none ) : NULL;
+    status = cnAssembleFileProblem( format, parsed->rows, parsed->contacts, parsed->matrix.rowStart,
+                                    parsed->matrix.column, parsed->matrix.value, parsed->q, parsed->mu, start,
+                                    reference, reader->allocator, problem );
+    if ( status != cn_statusOk )
+    {
+        return cnReaderError( reader, status, "out of memory for a problem of %d rows", parsed->rows );
+    }
+    return cn_statusOk;
 }
 
 static cnStatus cnParseLcp( cnReader* reader, cnFileProblem* problem )
 {
     long n = 0;
+    cnParsed parsed = { 0 };
     cnStatus status = cnReadInt( reader, "n (the size of the LCP)", 0, CN_MAX_PROBLEM_ROWS, &n );
-    cnTempMatrix matrix = { 0 };
-    double* q = NULL;
-    status = status == cn_statusOk ? cnReadMatrix( reader, "M", (int)n, false, &matrix ) : status;
+    status = status == cn_statusOk ? cnCheckClaim( reader, "n (the size of the LCP)", n, (uint64_t)n + 3,
+                                                   "the matrix header and q" )
+                                   : status;
+    if ( status != cn_statusOk )
+    {
+        return status;
+    }
+    parsed.rows = (int)n;
+    status = cnReadMatrix( reader, "M", (int)n, false, &parsed.matrix );
     if ( status == cn_statusOk && n > 0 )
     {
         status = cnCheckRoom( reader, "q", (uint64_t)n );
-        q = status == cn_statusOk ? cnTempAlloc( reader, (size_t)n, sizeof( double ) ) : NULL;
-        if ( status == cn_statusOk && q == NULL )
+        parsed.q = status == cn_statusOk ? cnTempAlloc( reader, (size_t)n, sizeof( double ) ) : NULL;
+        if ( status == cn_statusOk && parsed.q == NULL )
         {
             status = cnReaderError( reader, cn_statusOutOfMemory, "out of memory for q" );
         }
     }
-    status = status == cn_statusOk ? cnReadVector( reader, "q", (int)n, q ) : status;
-    status = status == cn_statusOk ? cnCheckTrailing( reader, cn_problemSiconosLcp ) : status;
-    status = status == cn_statusOk
-                 ? cnBuildProblem( reader, cn_problemSiconosLcp, 0, &matrix, q, NULL, problem )
-                 : status;
-    cnTempFree( reader, q, (size_t)n, sizeof( double ) );
-    cnFreeTempMatrix( reader, &matrix );
+    status = status == cn_statusOk ? cnReadVector( reader, "q", (int)n, parsed.q ) : status;
+    status = status == cn_statusOk ? cnFinishParse( reader, cn_problemSiconosLcp, &parsed, problem ) : status;
+    cnFreeParsed( reader, &parsed );
     return status;
 }
 
@@ -747,42 +950,39 @@ static cnStatus cnParseFc3d( cnReader* reader, cnFileProblem* problem )
     status = status == cn_statusOk
                  ? cnReadInt( reader, "the number of contacts", 0, CN_MAX_PROBLEM_ROWS / 3, &contacts )
                  : status;
+    status = status == cn_statusOk ? cnCheckClaim( reader, "the number of contacts", contacts,
+                                                   4 * (uint64_t)contacts + 3, "the matrix header, q and mu" )
+                                   : status;
     if ( status != cn_statusOk )
     {
         return status;
     }
 
     int n = 3 * (int)contacts;
-    cnTempMatrix matrix = { 0 };
-    double* q = NULL;
-    double* mu = NULL;
-    status = cnReadMatrix( reader, "W", n, true, &matrix );
+    cnParsed parsed = { .rows = n, .contacts = (int)contacts };
+    status = cnReadMatrix( reader, "W", n, true, &parsed.matrix );
     if ( status == cn_statusOk && n > 0 )
     {
         status = cnCheckRoom( reader, "q and mu", (uint64_t)n + (uint64_t)contacts );
-        q = status == cn_statusOk ? cnTempAlloc( reader, (size_t)n, sizeof( double ) ) : NULL;
-        mu = status == cn_statusOk ? cnTempAlloc( reader, (size_t)contacts, sizeof( double ) ) : NULL;
-        if ( status == cn_statusOk && ( q == NULL || mu == NULL ) )
+        parsed.q = status == cn_statusOk ? cnTempAlloc( reader, (size_t)n, sizeof( double ) ) : NULL;
+        parsed.mu = status == cn_statusOk ? cnTempAlloc( reader, (size_t)contacts, sizeof( double ) ) : NULL;
+        if ( status == cn_statusOk && ( parsed.q == NULL || parsed.mu == NULL ) )
         {
             status = cnReaderError( reader, cn_statusOutOfMemory, "out of memory for q and mu" );
         }
     }
-    status = status == cn_statusOk ? cnReadVector( reader, "q", n, q ) : status;
+    status = status == cn_statusOk ? cnReadVector( reader, "q", n, parsed.q ) : status;
     for ( int c = 0; c < (int)contacts && status == cn_statusOk; ++c )
     {
-        status = cnReadDouble( reader, "mu", c, mu + c );
-        if ( status == cn_statusOk && mu[c] < 0.0 )
+        status = cnReadDouble( reader, "mu", c, parsed.mu + c );
+        if ( status == cn_statusOk && parsed.mu[c] < 0.0 )
         {
-            status = cnReaderError( reader, cn_statusParseError, "mu[%d] is negative: %g", c, mu[c] );
+            status = cnReaderError( reader, cn_statusParseError, "mu[%d] is negative: %g", c, parsed.mu[c] );
         }
     }
-    status = status == cn_statusOk ? cnCheckTrailing( reader, cn_problemSiconosFc3d ) : status;
-    status = status == cn_statusOk
-                 ? cnBuildProblem( reader, cn_problemSiconosFc3d, (int)contacts, &matrix, q, mu, problem )
-                 : status;
-    cnTempFree( reader, q, (size_t)n, sizeof( double ) );
-    cnTempFree( reader, mu, (size_t)contacts, sizeof( double ) );
-    cnFreeTempMatrix( reader, &matrix );
+    status =
+        status == cn_statusOk ? cnFinishParse( reader, cn_problemSiconosFc3d, &parsed, problem ) : status;
+    cnFreeParsed( reader, &parsed );
     return status;
 }
 
@@ -811,6 +1011,21 @@ static cnProblemFormat cnDetectFormat( const cnReader* reader )
     return cn_problemSiconosLcp;
 }
 
+// The HDF5 signature, at offset 0 or, after a user block, at 512, 1024, 2048, ...
+static bool cnIsHdf5Image( const char* text, size_t length )
+{
+    static const char signature[8] = { '\211', 'H', 'D', 'F', '\r', '\n', '\032', '\n' };
+    for ( size_t offset = 0; text != NULL && offset + sizeof( signature ) <= length;
+          offset = offset == 0 ? 512 : 2 * offset )
+    {
+        if ( memcmp( text + offset, signature, sizeof( signature ) ) == 0 )
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 cnStatus cnParseProblemText( const char* name, const char* text, size_t length, cnProblemFormat format,
                              const cnAllocator* allocator, cnFileProblem* problem, char* message,
                              int messageSize )
@@ -833,10 +1048,25 @@ cnStatus cnParseProblemText( const char* name, const char* text, size_t length, 
         .message = message,
         .messageSize = messageSize,
     };
-    if ( format != cn_problemAuto && format != cn_problemSiconosLcp && format != cn_problemSiconosFc3d )
+    if ( format < cn_problemAuto || format > cn_problemFclibGlobal )
     {
         cnFormat( message, messageSize, "%s: unknown problem format %d", reader.name, (int)format );
         return cn_statusInvalidArgument;
+    }
+    // binary first: the HDF5 signature decides before any text is parsed
+    bool hdf5 = cnIsHdf5Image( reader.text, reader.length );
+    bool fclib = format == cn_problemFclibLocal || format == cn_problemFclibGlobal;
+    if ( hdf5 && ( format == cn_problemAuto || fclib ) )
+    {
+        return cnReadFclibImage( reader.name, reader.text, reader.length, format, allocator, problem, message,
+                                 messageSize );
+    }
+    if ( hdf5 || fclib )
+    {
+        cnFormat( message, messageSize, "%s: %s, but the format %s was asked for", reader.name,
+                  hdf5 ? "an HDF5 file" : "not an HDF5 file (no HDF5 signature)",
+                  cnProblemFormatName( format ) );
+        return cn_statusParseError;
     }
     if ( format == cn_problemAuto )
     {
@@ -875,8 +1105,9 @@ cnStatus cnReadProblemFile( const char* path, cnProblemFormat format, const cnAl
         cnFormat( message, messageSize, "%s: cannot open: %s", path, strerror( errno ) );
         return cn_statusIoError;
     }
-    // the whole file, in a block that doubles (no fseek: works for pipes, fails cleanly for folders)
-    size_t capacity = 4096;
+    // the whole file, in a block that doubles (no fseek: works for pipes, fails cleanly for folders);
+    // it starts small so that it stays within twice the size of a small file
+    size_t capacity = 256;
     size_t read = 0;
     char* text = cnAlloc( allocator, capacity, 16 );
     bool failed = text == NULL;
@@ -945,18 +1176,391 @@ const char* cnProblemFormatName( cnProblemFormat format )
             return "siconos_lcp";
         case cn_problemSiconosFc3d:
             return "siconos_fc3d";
+        case cn_problemFclibLocal:
+            return "fclib_local";
+        case cn_problemFclibGlobal:
+            return "fclib_global";
         default:
             return "unknown";
     }
 }
 
+// ---- the writer -------------------------------------------------------------------------------------
+
+#if defined( __GNUC__ )
+__attribute__( ( format( printf, 5, 6 ) ) )
+#endif
+static cnStatus
+cnWriteError( char* message, int messageSize, cnStatus status, const char* path, const char* format, ... )
+{
+    if ( message != NULL && messageSize > 0 )
+    {
+        char detail[CN_PROBLEM_MESSAGE_CAPACITY];
+        va_list args;
+        va_start( args, format );
+        vsnprintf( detail, sizeof( detail ), format, args );
+        va_end( args );
+        cnFormat( message, messageSize, "%s: %s", path, detail );
+    }
+    return status;
+}
+
+static int cnCompareInts( const void* a, const void* b )
+{
+    int x = *(const int*)a;
+    int y = *(const int*)b;
+    return ( x > y ) - ( x < y );
+}
+
+// The first entry of `values` (count) that is not finite, -1 when all are.
+static int cnFirstNonFinite( const double* values, int count )
+{
+    for ( int i = 0; values != NULL && i < count; ++i )
+    {
+        if ( isfinite( values[i] ) == false )
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+// A + diag(softness) in CSR with the exact zeros left out: the kit builds A (explicitly, or from J
+// and W), the softness is added here so that a row whose A has no stored diagonal keeps it.
+typedef struct cnWrittenMatrix
+{
+    int* rowStart;
+    int* column;
+    double* value;
+} cnWrittenMatrix;
+
+static bool cnBuildWrittenMatrix( const cnSolverProblem* problem, cnArena* arena, cnWrittenMatrix* out )
+{
+    int n = problem->rowCount;
+    cnSolverProblem hard = *problem;
+    hard.softness = NULL;
+    cnSparseMatrix a;
+    if ( cnBuildSparseMatrix( &hard, NULL, 0, arena, &a ) == false )
+    {
+        return false;
+    }
+    size_t capacity = (size_t)a.rowStart[n] + (size_t)n;
+    out->rowStart = cnArenaAlloc( arena, ( (size_t)n + 1 ) * sizeof( int ), 16 );
+    out->column = cnArenaAlloc( arena, capacity * sizeof( int ) + 1, 16 );
+    out->value = cnArenaAlloc( arena, capacity * sizeof( double ) + 1, 16 );
+    if ( out->rowStart == NULL || out->column == NULL || out->value == NULL )
+    {
+        return false;
+    }
+    int entry = 0;
+    for ( int i = 0; i < n; ++i )
+    {
+        out->rowStart[i] = entry;
+        double softness = problem->softness != NULL ? problem->softness[i] : 0.0;
+        bool diagonalDone = softness == 0.0;
+        for ( int k = a.rowStart[i]; k <= a.rowStart[i + 1]; ++k )
+        {
+            int column = k < a.rowStart[i + 1] ? a.column[k] : n;
+            double value = k < a.rowStart[i + 1] ? a.value[k] : 0.0;
+            if ( diagonalDone == false && column >= i )
+            {
+                // the diagonal: the stored entry plus the softness, or the softness alone
+                double diagonal = softness + ( column == i ? value : 0.0 );
+                if ( diagonal != 0.0 )
+                {
+                    out->column[entry] = i;
+                    out->value[entry] = diagonal;
+                    entry += 1;
+                }
+                diagonalDone = true;
+                if ( column == i )
+                {
+                    continue;
+                }
+            }
+            if ( column < n && value != 0.0 )
+            {
+                out->column[entry] = column;
+                out->value[entry] = value;
+                entry += 1;
+            }
+        }
+    }
+    out->rowStart[n] = entry;
+    return true;
+}
+
 cnStatus cnWriteProblemFile( const char* path, const cnSolverProblem* problem, const double* start,
                              const double* lambda, char* message, int messageSize )
 {
-    (void)path;
-    (void)problem;
-    (void)start;
-    (void)lambda;
-    cnFormat( message, messageSize, "cnWriteProblemFile: not implemented yet" );
-    return cn_statusUnsupported;
+    if ( message != NULL && messageSize > 0 )
+    {
+        message[0] = '\0';
+    }
+    if ( path == NULL || problem == NULL )
+    {
+        cnFormat( message, messageSize, "%s", path == NULL ? "no file name given" : "no problem given" );
+        return cn_statusInvalidArgument;
+    }
+    const char* why = NULL;
+    if ( cnValidateProblem( problem, &why ) == false )
+    {
+        return cnWriteError( message, messageSize, cn_statusInvalidArgument, path, "not a valid problem: %s",
+                             why );
+    }
+
+    // the kind: all contacts (pyramid) is FC3D, all frictionless normals is LCP
+    int n = problem->rowCount;
+    int contacts = 0;
+    int normals = 0;
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        const cnRowGroup* group = problem->groups + g;
+        if ( group->kind == cn_groupContact && group->model != cn_frictionPyramid )
+        {
+            return cnWriteError( message, messageSize, cn_statusUnsupported, path,
+                                 "group %d is a contact with the exact cone model: the reader gives FC3D "
+                                 "contacts the pyramid model, so it would not read back as it was",
+                                 g );
+        }
+        if ( group->kind == cn_groupBounded || group->kind == cn_groupBilateral )
+        {
+            return cnWriteError( message, messageSize, cn_statusUnsupported, path,
+                                 "group %d has %s rows, which neither Siconos format (LCP, FC3D) holds", g,
+                                 group->kind == cn_groupBounded ? "bounded" : "bilateral" );
+        }
+        contacts += group->kind == cn_groupContact ? 1 : 0;
+        normals += group->kind == cn_groupNormal ? 1 : 0;
+    }
+    if ( contacts > 0 && normals > 0 )
+    {
+        return cnWriteError(
+            message, messageSize, cn_statusUnsupported, path,
+            "the problem mixes %d contacts with %d frictionless normal rows: FC3D holds only "
+            "contacts, LCP only normal rows",
+            contacts, normals );
+    }
+    bool fc3d = contacts > 0;
+
+    // every number must read back: no NaN or infinity anywhere
+    const double* vectors[3] = { problem->b, start, lambda };
+    const char* vectorNames[3] = { "b", "start", "lambda" };
+    for ( int v = 0; v < 3; ++v )
+    {
+        int bad = cnFirstNonFinite( vectors[v], n );
+        if ( bad >= 0 )
+        {
+            return cnWriteError( message, messageSize, cn_statusNonFinite, path,
+                                 "%s[%d] is %g: a file must hold finite numbers only", vectorNames[v], bad,
+                                 vectors[v][bad] );
+        }
+    }
+
+    cnArena arena;
+    cnCreateArena( &arena, NULL, 0 );
+    cnWrittenMatrix a = { 0 };
+    int blockSize = fc3d ? 3 : 1;
+    int blockRows = n / blockSize;
+    int* rowPointer = NULL;
+    int* blockColumn = NULL;
+    double* dense = NULL;
+    int blockCount = 0;
+    int widest = 0;
+    cnStatus status = cn_statusOk;
+    if ( n > 0 )
+    {
+        int* mark = cnArenaAlloc( &arena, (size_t)blockRows * sizeof( int ), 16 );
+        rowPointer = cnArenaAlloc( &arena, ( (size_t)blockRows + 1 ) * sizeof( int ), 16 );
+        if ( cnBuildWrittenMatrix( problem, &arena, &a ) == false || mark == NULL || rowPointer == NULL )
+        {
+            status = cn_statusOutOfMemory;
+        }
+        for ( int k = 0; status == cn_statusOk && k < a.rowStart[n]; ++k )
+        {
+            if ( isfinite( a.value[k] ) == false )
+            {
+                int row = 0;
+                while ( a.rowStart[row + 1] <= k )
+                {
+                    row += 1;
+                }
+                cnDestroyArena( &arena );
+                return cnWriteError( message, messageSize, cn_statusNonFinite, path,
+                                     "A + diag(softness) at row %d, column %d is %g: a file must hold finite "
+                                     "numbers only",
+                                     row, a.column[k], a.value[k] );
+            }
+        }
+        // the blocks with a nonzero, block row by block row, columns increasing
+        for ( int pass = 0; status == cn_statusOk && pass < 2; ++pass )
+        {
+            for ( int c = 0; c < blockRows; ++c )
+            {
+                mark[c] = -1;
+            }
+            int total = 0;
+            for ( int r = 0; r < blockRows; ++r )
+            {
+                rowPointer[r] = total;
+                for ( int k = a.rowStart[r * blockSize]; k < a.rowStart[( r + 1 ) * blockSize]; ++k )
+                {
+                    int c = a.column[k] / blockSize;
+                    if ( mark[c] != r )
+                    {
+                        mark[c] = r;
+                        if ( pass == 1 )
+                        {
+                            blockColumn[total] = c;
+                        }
+                        total += 1;
+                    }
+                }
+                // Siconos' reader stops at a block count of 0: a zero matrix keeps its diagonal
+                if ( blockCount == 0 && pass == 1 )
+                {
+                    blockColumn[total] = r;
+                    total += 1;
+                }
+                if ( pass == 1 )
+                {
+                    qsort( blockColumn + rowPointer[r], (size_t)( total - rowPointer[r] ), sizeof( int ),
+                           cnCompareInts );
+                }
+                widest = total - rowPointer[r] > widest ? total - rowPointer[r] : widest;
+            }
+            rowPointer[blockRows] = total;
+            if ( pass == 0 )
+            {
+                blockCount = total;
+                size_t count = total > 0 ? (size_t)total : (size_t)blockRows;
+                blockColumn = cnArenaAlloc( &arena, count * sizeof( int ), 16 );
+                status = blockColumn == NULL ? cn_statusOutOfMemory : status;
+            }
+            else
+            {
+                blockCount = total;
+            }
+        }
+        if ( status == cn_statusOk )
+        {
+            size_t size = (size_t)( widest > 0 ? widest : 1 ) * (size_t)( blockSize * blockSize );
+            dense = cnArenaAlloc( &arena, size * sizeof( double ), 16 );
+            status = dense == NULL ? cn_statusOutOfMemory : status;
+        }
+    }
+    if ( status != cn_statusOk )
+    {
+        cnDestroyArena( &arena );
+        return cnWriteError( message, messageSize, status, path, "out of memory for a problem of %d rows",
+                             n );
+    }
+
+    FILE* file = fopen( path, "w" );
+    if ( file == NULL )
+    {
+        int error = errno;
+        cnDestroyArena( &arena );
+        return cnWriteError( message, messageSize, cn_statusIoError, path, "cannot open for writing: %s",
+                             strerror( error ) );
+    }
+    if ( fc3d )
+    {
+        fprintf( file, "3\n%d\n", contacts );
+    }
+    else
+    {
+        fprintf( file, "%d\n", n );
+    }
+    if ( n == 0 )
+    {
+        // an empty matrix, dense: both readers take it
+        fprintf( file, "0\n0 0\n0 0\n" );
+    }
+    else
+    {
+        // a sparse-block NumericsMatrix (storage type 1)
+        fprintf( file, "1\n%d %d\n%d\n%d\n%d\n", n, n, blockCount, blockRows, blockRows );
+        for ( int side = 0; side < 2; ++side )
+        {
+            for ( int r = 0; r < blockRows; ++r )
+            {
+                fprintf( file, "%d%c", ( r + 1 ) * blockSize, r + 1 < blockRows ? '\t' : '\n' );
+            }
+        }
+        fprintf( file, "%d\n%d\n", blockRows + 1, blockCount );
+        for ( int r = 0; r <= blockRows; ++r )
+        {
+            fprintf( file, "%d%c", rowPointer[r], r < blockRows ? '\t' : '\n' );
+        }
+        for ( int k = 0; k < blockCount; ++k )
+        {
+            fprintf( file, "%d%c", blockColumn[k], k + 1 < blockCount ? '\t' : '\n' );
+        }
+        // each block: its index, then its values column-major
+        for ( int r = 0; r < blockRows; ++r )
+        {
+            int first = rowPointer[r];
+            int width = rowPointer[r + 1] - first;
+            size_t blockValues = (size_t)( blockSize * blockSize );
+            memset( dense, 0, (size_t)width * blockValues * sizeof( double ) );
+            for ( int i = 0; i < blockSize; ++i )
+            {
+                int row = r * blockSize + i;
+                int at = first;
+                for ( int k = a.rowStart[row]; k < a.rowStart[row + 1]; ++k )
+                {
+                    int c = a.column[k] / blockSize;
+                    while ( blockColumn[at] < c )
+                    {
+                        at += 1; // both increase: one walk per row
+                    }
+                    int j = a.column[k] - c * blockSize;
+                    dense[(size_t)( at - first ) * blockValues + (size_t)( j * blockSize + i )] = a.value[k];
+                }
+            }
+            for ( int b = 0; b < width; ++b )
+            {
+                fprintf( file, "%d\n", first + b );
+                for ( size_t e = 0; e < blockValues; ++e )
+                {
+                    fprintf( file, "%.17g\n", dense[(size_t)b * blockValues + e] );
+                }
+            }
+        }
+    }
+    for ( int i = 0; i < n; ++i )
+    {
+        fprintf( file, "%.17g\n", problem->b[i] );
+    }
+    for ( int g = 0; fc3d && g < problem->groupCount; ++g )
+    {
+        fprintf( file, "%.17g\n", problem->groups[g].mu );
+    }
+    const double* blocks[2] = { start, lambda };
+    const char* markers[2] = { CN_START_MARKER, CN_REFERENCE_MARKER };
+    for ( int k = 0; k < 2; ++k )
+    {
+        if ( blocks[k] != NULL )
+        {
+            fprintf( file, "%s\n", markers[k] );
+            for ( int i = 0; i < n; ++i )
+            {
+                fprintf( file, "%.17g\n", blocks[k][i] );
+            }
+        }
+    }
+    cnDestroyArena( &arena );
+    bool failed = ferror( file ) != 0;
+    int error = errno;
+    if ( fclose( file ) != 0 && failed == false )
+    {
+        failed = true;
+        error = errno;
+    }
+    if ( failed )
+    {
+        return cnWriteError( message, messageSize, cn_statusIoError, path, "cannot write: %s",
+                             strerror( error ) );
+    }
+    return cn_statusOk;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// cairn lcp FILE: read one solver problem (Siconos LCP or FC3D text), solve it from lambda = 0 with
-// a registered solver, print a summary, write the solution as JSON. cairn solvers: list the
-// registered solvers with their parameters (docs/cli.md).
+// cairn lcp FILE: read one solver problem (Siconos LCP or FC3D text, fclib HDF5), solve it with a
+// registered solver from the file's start block or from zero, print a summary, write the solution,
+// the grading merits and (--history) the merit after every iteration as JSON. cairn solvers: list
+// the registered solvers with their parameters (docs/cli.md).
 #include "cli.h"
 #include "report.h"
 
@@ -14,34 +15,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Entries of --history at most (the solver's iteration budget + 1 below this).
+#define MAX_HISTORY 1000001
+
+// One parameter value from the command line, applied in command-line order once the solver is
+// known: --tol and --max-iter name theirs, --param gives name=value.
+typedef struct LcpSetting
+{
+    const char* option; // "--tol", "--max-iter" or "--param"
+    const char* name;   // the parameter's name (for --param, a copy cut at '=')
+    const char* text;   // the value as given
+    double number;      // --tol, --max-iter: the value already read
+} LcpSetting;
+
 typedef struct LcpOptions
 {
     const char* path;
     const char* solverName;
     const char* outPath;
-    bool hasTolerance;
-    double tolerance;
-    bool hasMaxIterations;
-    long maxIterations;
+    LcpSetting* settings; // argc entries at most
+    int settingCount;
+    char* names; // storage for the --param names
+    bool history;
+    bool cold;
     bool help;
 } LcpOptions;
 
 void PrintLcpUsage( FILE* stream )
 {
-    fprintf( stream, "usage: cairn lcp FILE [options]\n"
-                     "\n"
-                     "Read one LCP or 3-D frictional-contact problem (Siconos text format), solve it from\n"
-                     "lambda = 0 and print a one-line summary.\n"
-                     "\n"
-                     "options:\n"
-                     "  --solver NAME      the solver (default: the first registered, see cairn solvers)\n"
-                     "  --tol X            the solver's \"tolerance\" parameter (default: the solver's)\n"
-                     "  --max-iter N       the solver's \"iterations\" parameter, an integer >= 1\n"
-                     "  --out FILE.json    write the solution (lambda, w) and the statistics as JSON\n"
-                     "  -h, --help         this help\n"
-                     "\n"
-                     "exit codes: 0 the solver ran (whatever its status), 1 the file could not be read, the\n"
-                     "solver could not run or the output could not be written, 2 bad command line\n" );
+    fprintf(
+        stream,
+        "usage: cairn lcp FILE [options]\n"
+        "\n"
+        "Read one LCP or 3-D frictional-contact problem (Siconos text, fclib HDF5), solve it from\n"
+        "the file's start block (or lambda = 0) and print a one-line summary.\n"
+        "\n"
+        "options:\n"
+        "  --solver NAME         the solver (default: the first registered, see cairn solvers)\n"
+        "  --param NAME=VALUE    set any parameter of the solver (repeatable; cairn solvers lists them)\n"
+        "  --tol X               the solver's \"tolerance\" parameter (default: the solver's)\n"
+        "  --max-iter N          the solver's \"iterations\" parameter, an integer >= 1\n"
+        "  --history             record the grading merit after every iteration (into --out)\n"
+        "  --cold                start from lambda = 0 even when the file has a start block\n"
+        "  --out FILE.json       write the solution (lambda, w), the merits and the statistics as JSON\n"
+        "  -h, --help            this help\n"
+        "\n"
+        "exit codes: 0 the solver ran (whatever its status), 1 the file could not be read, the\n"
+        "solver could not run or the output could not be written, 2 bad command line\n" );
 }
 
 void PrintSolversUsage( FILE* stream )
@@ -49,7 +69,7 @@ void PrintSolversUsage( FILE* stream )
     fprintf( stream, "usage: cairn solvers [--json]\n"
                      "\n"
                      "List the registered solvers: name, description, capabilities and parameters with\n"
-                     "their defaults and ranges.\n"
+                     "their types, defaults, ranges and (for choices) the names they take.\n"
                      "\n"
                      "options:\n"
                      "  --json             the list as JSON on stdout\n"
@@ -70,9 +90,30 @@ UsageError( const char* command, const char* format, ... )
     va_end( args );
 }
 
+static void FreeLcpOptions( LcpOptions* options )
+{
+    free( options->settings );
+    free( options->names );
+    options->settings = NULL;
+    options->names = NULL;
+}
+
 static int ParseLcpOptions( int argc, char** argv, LcpOptions* options )
 {
     *options = ( LcpOptions ){ 0 };
+    size_t namesSize = 1;
+    for ( int i = 1; i < argc; ++i )
+    {
+        namesSize += strlen( argv[i] ) + 1;
+    }
+    options->settings = calloc( (size_t)argc + 1, sizeof( LcpSetting ) );
+    options->names = malloc( namesSize );
+    if ( options->settings == NULL || options->names == NULL )
+    {
+        fprintf( stderr, "cairn lcp: out of memory\n" );
+        return exitFailure;
+    }
+    size_t namesUsed = 0;
     bool optionsEnded = false;
     for ( int i = 1; i < argc; ++i )
     {
@@ -97,6 +138,14 @@ static int ParseLcpOptions( int argc, char** argv, LcpOptions* options )
         {
             options->help = true;
         }
+        else if ( strcmp( arg, "--history" ) == 0 )
+        {
+            options->history = true;
+        }
+        else if ( strcmp( arg, "--cold" ) == 0 )
+        {
+            options->cold = true;
+        }
         else if ( ( match = MatchOption( argc, argv, &i, "--solver", &value ) ) == 1 )
         {
             options->solverName = value;
@@ -106,27 +155,45 @@ static int ParseLcpOptions( int argc, char** argv, LcpOptions* options )
         {
             char* end = NULL;
             errno = 0;
-            options->tolerance = strtod( value, &end );
-            options->hasTolerance = true;
-            if ( *end != '\0' || errno != 0 || !isfinite( options->tolerance ) || options->tolerance < 0.0 )
+            double tolerance = strtod( value, &end );
+            if ( *end != '\0' || errno != 0 || !isfinite( tolerance ) || tolerance < 0.0 )
             {
                 UsageError( "lcp", "--tol expects a non-negative number, got '%s'", value );
                 return exitUsage;
             }
+            options->settings[options->settingCount++] =
+                ( LcpSetting ){ .option = "--tol", .name = "tolerance", .text = value, .number = tolerance };
         }
         else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--max-iter", &value ) ) == 1 &&
                   value[0] != '\0' )
         {
             char* end = NULL;
             errno = 0;
-            options->maxIterations = strtol( value, &end, 10 );
-            options->hasMaxIterations = true;
-            if ( value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 ||
-                 options->maxIterations < 1 )
+            long iterations = strtol( value, &end, 10 );
+            if ( value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 || iterations < 1 )
             {
                 UsageError( "lcp", "--max-iter expects an integer >= 1, got '%s'", value );
                 return exitUsage;
             }
+            options->settings[options->settingCount++] = ( LcpSetting ){
+                .option = "--max-iter", .name = "iterations", .text = value, .number = (double)iterations };
+        }
+        else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--param", &value ) ) == 1 &&
+                  value[0] != '\0' )
+        {
+            const char* equals = strchr( value, '=' );
+            if ( equals == NULL || equals == value || equals[1] == '\0' )
+            {
+                UsageError( "lcp", "--param expects NAME=VALUE, got '%s'", value );
+                return exitUsage;
+            }
+            size_t length = (size_t)( equals - value );
+            char* name = options->names + namesUsed;
+            memcpy( name, value, length );
+            name[length] = '\0';
+            namesUsed += length + 1;
+            options->settings[options->settingCount++] = ( LcpSetting ){
+                .option = "--param", .name = name, .text = equals + 1, .number = (double)NAN };
         }
         else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--out", &value ) ) == 1 )
         {
@@ -139,7 +206,7 @@ static int ParseLcpOptions( int argc, char** argv, LcpOptions* options )
         }
         else if ( match == 1 )
         {
-            // --tol= or --max-iter= with nothing after it; reported below
+            // --tol=, --max-iter= or --param= with nothing after it; reported below
         }
         else
         {
@@ -160,37 +227,108 @@ static int ParseLcpOptions( int argc, char** argv, LcpOptions* options )
     return exitOk;
 }
 
-static int FindParam( const cnSolverVTable* solver, const char* name )
+static const char* ParamTypeName( cnParamType type )
 {
-    for ( int i = 0; i < solver->paramCount; ++i )
+    switch ( type )
     {
-        if ( strcmp( solver->params[i].name, name ) == 0 )
-        {
-            return i;
-        }
+        case cn_paramNumber:
+            return "number";
+        case cn_paramInteger:
+            return "integer";
+        case cn_paramToggle:
+            return "toggle";
+        case cn_paramChoice:
+            return "choice";
+        default:
+            return "unknown";
     }
-    return -1;
 }
 
-// Set a parameter from the command line; false (after printing why) when the solver has no such
-// parameter or the value is outside its range.
-static bool SetParam( const cnSolverVTable* solver, double* params, const char* name, const char* option,
-                      double value )
+// The solver's parameters for a message: "iterations (integer), kernel (fast|reference), ...".
+static const char* ListParams( const cnSolverVTable* solver, char* buffer, size_t size )
 {
-    int index = FindParam( solver, name );
-    if ( index < 0 )
+    size_t used = 0;
+    buffer[0] = '\0';
+    for ( int p = 0; p < solver->paramCount && used + 1 < size; ++p )
     {
-        UsageError( "lcp", "solver '%s' has no \"%s\" parameter for %s", solver->name, name, option );
-        return false;
+        const cnSolverParam* param = solver->params + p;
+        int written = snprintf( buffer + used, size - used, "%s%s (", p > 0 ? ", " : "", param->name );
+        used += written > 0 ? (size_t)written : 0;
+        if ( param->type == cn_paramChoice )
+        {
+            for ( int c = 0; c < param->choiceCount && used + 1 < size; ++c )
+            {
+                written = snprintf( buffer + used, size - used, "%s%s", c > 0 ? "|" : "", param->choices[c] );
+                used += written > 0 ? (size_t)written : 0;
+            }
+        }
+        else if ( used + 1 < size )
+        {
+            written = snprintf( buffer + used, size - used, "%s", ParamTypeName( param->type ) );
+            used += written > 0 ? (size_t)written : 0;
+        }
+        if ( used + 1 < size )
+        {
+            written = snprintf( buffer + used, size - used, ")" );
+            used += written > 0 ? (size_t)written : 0;
+        }
     }
-    const cnSolverParam* param = solver->params + index;
-    if ( value < param->minValue || value > param->maxValue )
+    return buffer;
+}
+
+// Apply the command line's parameter values in order; false (after printing why, with the list of
+// the solver's parameters) for an unknown name or a bad value.
+static bool ApplySettings( const cnSolverVTable* solver, const LcpOptions* options, double* params )
+{
+    char list[2048];
+    for ( int k = 0; k < options->settingCount; ++k )
     {
-        UsageError( "lcp", "%s %g is outside the range of %s's \"%s\", [%g, %g]", option, value, solver->name,
-                    name, param->minValue, param->maxValue );
-        return false;
+        const LcpSetting* setting = options->settings + k;
+        int index = cnFindSolverParam( solver, setting->name );
+        bool named = strcmp( setting->option, "--param" ) != 0; // --tol and --max-iter
+        if ( index < 0 )
+        {
+            if ( named )
+            {
+                UsageError( "lcp",
+                            "solver '%s' has no \"%s\" parameter for %s; its parameters: %s (set one with "
+                            "--param NAME=VALUE)",
+                            solver->name, setting->name, setting->option,
+                            ListParams( solver, list, sizeof( list ) ) );
+            }
+            else
+            {
+                UsageError( "lcp", "--param %s=%s: solver '%s' has no parameter \"%s\"; its parameters: %s",
+                            setting->name, setting->text, solver->name, setting->name,
+                            ListParams( solver, list, sizeof( list ) ) );
+            }
+            return false;
+        }
+        const cnSolverParam* param = solver->params + index;
+        char why[256];
+        double value = setting->number;
+        if ( named )
+        {
+            if ( value < param->minValue || value > param->maxValue )
+            {
+                UsageError( "lcp", "%s %g is outside the range of %s's \"%s\", [%g, %g]", setting->option,
+                            value, solver->name, param->name, param->minValue, param->maxValue );
+                return false;
+            }
+            if ( cnCheckSolverParam( param, value, why, (int)sizeof( why ) ) != cn_statusOk )
+            {
+                UsageError( "lcp", "%s %s: %s", setting->option, setting->text, why );
+                return false;
+            }
+        }
+        else if ( cnParseSolverParam( param, setting->text, &value, why, (int)sizeof( why ) ) != cn_statusOk )
+        {
+            UsageError( "lcp", "--param %s=%s: %s; %s's parameters: %s", setting->name, setting->text, why,
+                        solver->name, ListParams( solver, list, sizeof( list ) ) );
+            return false;
+        }
+        params[index] = value;
     }
-    params[index] = value;
     return true;
 }
 
@@ -210,17 +348,29 @@ static bool AddNumberArray( cJSON* object, const char* key, const double* values
     return ok;
 }
 
+// What one run gave, for the summary line and the JSON.
+typedef struct LcpResult
+{
+    const cnSolverStats* stats;
+    const double* lambda;
+    const double* w;
+    bool fromFile;              // started from the file's start block
+    const double* history;      // NULL without --history
+    bool hasReference;          // the file has a reference block
+    double referenceDifference; // max_i |lambda_i - ref_i| / max(1, |ref_i|)
+} LcpResult;
+
 static cJSON* BuildLcpReport( const char* path, const cnFileProblem* file, const cnSolverVTable* solver,
-                              const double* params, const cnSolverStats* stats, double residual,
-                              const double* lambda, const double* w )
+                              const double* params, const LcpResult* result )
 {
     int n = file->problem.rowCount;
+    const cnSolverStats* stats = result->stats;
     cJSON* root = cJSON_CreateObject();
     bool ok = root != NULL && cJSON_AddStringToObject( root, "file", path ) != NULL &&
               cJSON_AddStringToObject( root, "format", cnProblemFormatName( file->format ) ) != NULL &&
               cJSON_AddStringToObject( root, "solver", solver->name ) != NULL &&
               AddNumber( root, "rows", (double)n );
-    if ( ok && file->format == cn_problemSiconosFc3d )
+    if ( ok && file->format != cn_problemSiconosLcp )
     {
         ok = AddNumber( root, "contacts", (double)file->contactCount );
     }
@@ -230,10 +380,31 @@ static cJSON* BuildLcpReport( const char* path, const cnFileProblem* file, const
     {
         ok = AddNumber( paramObject, solver->params[i].name, params[i] );
     }
-    ok = ok && cJSON_AddStringToObject( root, "status", cnSolveStatusName( stats->status ) ) != NULL &&
-         AddNumber( root, "iterations", (double)stats->iterations ) &&
-         AddNumber( root, "residual", residual ) && AddNumber( root, "milliseconds", stats->milliseconds ) &&
-         AddNumberArray( root, "lambda", lambda, n ) && AddNumberArray( root, "w", w, n );
+    ok = ok && cJSON_AddStringToObject( root, "start", result->fromFile ? "file" : "zero" ) != NULL &&
+         cJSON_AddStringToObject( root, "status", cnSolveStatusName( stats->status ) ) != NULL;
+    if ( ok && stats->reason != NULL )
+    {
+        ok = cJSON_AddStringToObject( root, "reason", stats->reason ) != NULL;
+    }
+    const double merits[meritCount] = { stats->merits.naturalMap, stats->merits.cone, stats->merits.signorini,
+                                        stats->merits.coulomb, stats->merits.dissipation };
+    ok = ok && AddNumber( root, "iterations", (double)stats->iterations ) &&
+         AddNumber( root, "residual", stats->residual );
+    for ( int k = 0; ok && k < meritCount; ++k )
+    {
+        ok = AddNumber( root, meritKeys[k], merits[k] );
+    }
+    ok = ok && AddNumber( root, "milliseconds", stats->milliseconds );
+    if ( ok && result->hasReference )
+    {
+        ok = AddNumber( root, "reference_max_difference", result->referenceDifference );
+    }
+    if ( ok && result->history != NULL )
+    {
+        ok = AddNumberArray( root, "history", result->history, stats->historyCount );
+    }
+    ok = ok && AddNumberArray( root, "lambda", result->lambda, n ) &&
+         AddNumberArray( root, "w", result->w, n );
     if ( ok == false )
     {
         cJSON_Delete( root );
@@ -242,18 +413,54 @@ static cJSON* BuildLcpReport( const char* path, const cnFileProblem* file, const
     return root;
 }
 
+// The summary line: file, size, solver, status (and why, when it did not solve), iterations, merit,
+// time, the start, and what the options added.
+static void PrintSummary( const char* path, const cnFileProblem* file, const cnSolverVTable* solver,
+                          const LcpResult* result )
+{
+    const cnSolverStats* stats = result->stats;
+    char contacts[48] = "";
+    if ( file->format != cn_problemSiconosLcp )
+    {
+        snprintf( contacts, sizeof( contacts ), " (%d contacts)", file->contactCount );
+    }
+    char reason[300] = "";
+    if ( stats->reason != NULL )
+    {
+        snprintf( reason, sizeof( reason ), " (%s)", stats->reason );
+    }
+    printf( "%s: %d rows%s, solver %s: %s%s, %d iterations, residual %.6g, %.3g ms, %s", BaseName( path ),
+            file->problem.rowCount, contacts, solver->name, cnSolveStatusName( stats->status ), reason,
+            stats->iterations, stats->residual, stats->milliseconds,
+            result->fromFile ? "from the file's start" : "from zero" );
+    if ( file->start != NULL && result->fromFile == false )
+    {
+        printf( " (--cold)" );
+    }
+    if ( result->hasReference )
+    {
+        printf( ", reference max difference %.3g", result->referenceDifference );
+    }
+    if ( result->history != NULL )
+    {
+        printf( ", history %d", stats->historyCount );
+    }
+    printf( "\n" );
+    fflush( stdout );
+}
+
 int LcpCommand( int argc, char** argv )
 {
     LcpOptions options;
     int exitCode = ParseLcpOptions( argc, argv, &options );
-    if ( exitCode != exitOk )
+    if ( exitCode != exitOk || options.help )
     {
+        if ( options.help && exitCode == exitOk )
+        {
+            PrintLcpUsage( stdout );
+        }
+        FreeLcpOptions( &options );
         return exitCode;
-    }
-    if ( options.help )
-    {
-        PrintLcpUsage( stdout );
-        return exitOk;
     }
 
     const cnSolverVTable* solver =
@@ -261,21 +468,23 @@ int LcpCommand( int argc, char** argv )
     if ( solver == NULL )
     {
         UsageError( "lcp", "unknown solver '%s' (cairn solvers lists them)", options.solverName );
+        FreeLcpOptions( &options );
         return exitUsage;
     }
     double* params = calloc( (size_t)solver->paramCount + 1, sizeof( double ) );
     if ( params == NULL )
     {
         fprintf( stderr, "cairn lcp: out of memory\n" );
+        FreeLcpOptions( &options );
         return exitFailure;
     }
     for ( int i = 0; i < solver->paramCount; ++i )
     {
         params[i] = solver->params[i].defaultValue;
     }
-    if ( ( options.hasTolerance && !SetParam( solver, params, "tolerance", "--tol", options.tolerance ) ) ||
-         ( options.hasMaxIterations &&
-           !SetParam( solver, params, "iterations", "--max-iter", (double)options.maxIterations ) ) )
+    bool applied = ApplySettings( solver, &options, params );
+    FreeLcpOptions( &options );
+    if ( applied == false )
     {
         free( params );
         return exitUsage;
@@ -293,19 +502,37 @@ int LcpCommand( int argc, char** argv )
         return exitFailure;
     }
 
-    // solve from zero
+    // the history: the merit at the start and after each iteration of the budget
     int n = file.problem.rowCount;
+    int historyCapacity = 0;
+    if ( options.history )
+    {
+        int iterations = cnFindSolverParam( solver, "iterations" );
+        double budget = iterations >= 0 ? params[iterations] : 1000.0;
+        historyCapacity = budget + 2.0 < (double)MAX_HISTORY ? (int)budget + 2 : MAX_HISTORY;
+    }
     double* lambda = calloc( (size_t)n + 1, sizeof( double ) );
     double* w = calloc( (size_t)n + 1, sizeof( double ) );
+    double* history = options.history ? calloc( (size_t)historyCapacity, sizeof( double ) ) : NULL;
     cnSolverStats stats = { 0 };
-    if ( lambda == NULL || w == NULL )
+    LcpResult result = { .stats = &stats, .lambda = lambda, .w = w, .history = history };
+    if ( lambda == NULL || w == NULL || ( options.history && history == NULL ) )
     {
         fprintf( stderr, "cairn lcp: out of memory\n" );
         exitCode = exitFailure;
     }
     if ( exitCode == exitOk )
     {
-        cnSolverSolution solution = { .lambda = lambda, .deltaVelocity = NULL };
+        // from the file's start block unless --cold
+        result.fromFile = file.start != NULL && options.cold == false;
+        for ( int i = 0; result.fromFile && i < n; ++i )
+        {
+            lambda[i] = file.start[i];
+        }
+        cnSolverSolution solution = { .lambda = lambda,
+                                      .deltaVelocity = NULL,
+                                      .residualHistory = history,
+                                      .residualHistoryCapacity = historyCapacity };
         status = cnRunSolver( solver, params, &file.problem, &solution, NULL, &stats );
         if ( status == cn_statusUnsupported && solver->solve == NULL )
         {
@@ -322,7 +549,7 @@ int LcpCommand( int argc, char** argv )
 
     if ( exitCode == exitOk )
     {
-        // w = A lambda + b, and the merit every solver is graded by
+        // w = A lambda + b
         const cnSparseMatrix* a = file.problem.matrix;
         for ( int i = 0; i < n; ++i )
         {
@@ -333,23 +560,20 @@ int LcpCommand( int argc, char** argv )
             }
             w[i] = sum;
         }
-        // the grading merit of the solver's model, computed by the layer
-        double residual = stats.residual;
-
-        char contacts[48] = "";
-        if ( file.format == cn_problemSiconosFc3d )
+        // how far the solution is from the one the file carries
+        result.hasReference = file.reference != NULL;
+        for ( int i = 0; result.hasReference && i < n; ++i )
         {
-            snprintf( contacts, sizeof( contacts ), " (%d contacts)", file.contactCount );
+            double gap = fabs( lambda[i] - file.reference[i] ) / fmax( 1.0, fabs( file.reference[i] ) );
+            result.referenceDifference =
+                gap > result.referenceDifference || isnan( gap ) ? gap : result.referenceDifference;
         }
-        printf( "%s: %d rows%s, solver %s: %s, %d iterations, residual %.6g, %.3g ms\n",
-                BaseName( options.path ), n, contacts, solver->name, cnSolveStatusName( stats.status ),
-                stats.iterations, residual, stats.milliseconds );
-        fflush( stdout );
 
+        PrintSummary( options.path, &file, solver, &result );
         if ( options.outPath != NULL )
         {
             char reason[512];
-            cJSON* root = BuildLcpReport( options.path, &file, solver, params, &stats, residual, lambda, w );
+            cJSON* root = BuildLcpReport( options.path, &file, solver, params, &result );
             if ( WriteJson( options.outPath, root, reason, sizeof( reason ) ) == false )
             {
                 fprintf( stderr, "cairn lcp: %s\n", reason );
@@ -361,6 +585,7 @@ int LcpCommand( int argc, char** argv )
 
     free( lambda );
     free( w );
+    free( history );
     free( params );
     cnDestroyFileProblem( &file );
     return exitCode;
@@ -373,10 +598,14 @@ static const struct
     uint32_t bit;
     const char* name;
 } capNames[] = {
-    { cn_solverFriction, "friction" }, { cn_solverBounded, "bounded" },
-    { cn_solverExplicit, "explicit" }, { cn_solverMatrixFree, "matrix_free" },
-    { cn_solverCone, "cone" },         { cn_solverUsesOracle, "oracle" },
-    { cn_solverDirect, "direct" },     { cn_solverBilateral, "bilateral" },
+    { cn_solverFriction, "friction" },
+    { cn_solverBounded, "bounded" },
+    { cn_solverExplicit, "explicit" },
+    { cn_solverMatrixFree, "matrix_free" },
+    { cn_solverCone, "cone" },
+    { cn_solverUsesOracle, "oracle" },
+    { cn_solverDirect, "direct" },
+    { cn_solverBilateral, "bilateral" },
     { cn_solverSinglePass, "single_pass" },
 };
 #define CAP_NAME_COUNT ( (int)( sizeof( capNames ) / sizeof( capNames[0] ) ) )
@@ -415,8 +644,17 @@ static cJSON* BuildSolversJson( void )
                  cJSON_AddStringToObject( item, "name", param->name ) != NULL &&
                  cJSON_AddStringToObject( item, "description",
                                           param->description != NULL ? param->description : "" ) != NULL &&
+                 cJSON_AddStringToObject( item, "type", ParamTypeName( param->type ) ) != NULL &&
                  AddNumber( item, "default", param->defaultValue ) &&
                  AddNumber( item, "min", param->minValue ) && AddNumber( item, "max", param->maxValue );
+            cJSON* choices =
+                ok && param->type == cn_paramChoice ? cJSON_AddArrayToObject( item, "choices" ) : NULL;
+            ok = ok && ( param->type != cn_paramChoice || choices != NULL );
+            for ( int c = 0; ok && choices != NULL && c < param->choiceCount; ++c )
+            {
+                cJSON* name = cJSON_CreateString( param->choices[c] );
+                ok = name != NULL && cJSON_AddItemToArray( choices, name );
+            }
         }
     }
     if ( ok == false )
@@ -450,8 +688,28 @@ static void PrintSolvers( void )
         for ( int p = 0; p < solver->paramCount; ++p )
         {
             const cnSolverParam* param = solver->params + p;
-            printf( "  %-22s default %-8g range [%g, %g]  %s\n", param->name, param->defaultValue,
-                    param->minValue, param->maxValue, param->description != NULL ? param->description : "" );
+            char value[64];
+            char range[256];
+            cnFormatSolverParam( param, param->defaultValue, value, (int)sizeof( value ) );
+            if ( param->type == cn_paramChoice )
+            {
+                size_t used = (size_t)snprintf( range, sizeof( range ), "one of" );
+                for ( int c = 0; c < param->choiceCount && used < sizeof( range ); ++c )
+                {
+                    used += (size_t)snprintf( range + used, sizeof( range ) - used, "%s %s", c > 0 ? "," : "",
+                                              param->choices[c] );
+                }
+            }
+            else if ( param->type == cn_paramToggle )
+            {
+                snprintf( range, sizeof( range ), "true or false" );
+            }
+            else
+            {
+                snprintf( range, sizeof( range ), "range [%g, %g]", param->minValue, param->maxValue );
+            }
+            printf( "  %-22s %-8s default %-10s %s  %s\n", param->name, ParamTypeName( param->type ), value,
+                    range, param->description != NULL ? param->description : "" );
         }
     }
 }

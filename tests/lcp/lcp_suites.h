@@ -6,4 +6,6 @@
 #include <check.h>
 
 Suite* cntLcpReaderSuite( void );
+Suite* cntLcpWriterSuite( void );
+Suite* cntLcpFclibSuite( void );
 Suite* cntLcpLemkeSuite( void );

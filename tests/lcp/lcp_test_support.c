@@ -4,6 +4,8 @@
 
 #include "lcp_test_support.h"
 
+#include "test_support.h"
+
 #include <dirent.h>
 #include <math.h>
 #include <stdint.h>
@@ -119,6 +121,40 @@ const char* cntLcpDataPath( int slot, const char* name )
     return paths[slot & 3];
 }
 
+const char* cntLcpWorkPath( int slot, const char* name )
+{
+    static char paths[4][1024];
+    snprintf( paths[slot & 3], sizeof( paths[0] ), "%s/%s", CNT_LCP_WORK_DIR, name );
+    return paths[slot & 3];
+}
+
+size_t cntFileSize( const char* path )
+{
+    FILE* file = fopen( path, "rb" );
+    if ( file == NULL )
+    {
+        return 0;
+    }
+    size_t size = 0;
+    char buffer[4096];
+    size_t got = 0;
+    while ( ( got = fread( buffer, 1, sizeof( buffer ), file ) ) > 0 )
+    {
+        size += got;
+    }
+    fclose( file );
+    return size;
+}
+
+bool cntSameBits( const double* a, const double* b, int count )
+{
+    if ( count > 0 && ( a == NULL || b == NULL ) )
+    {
+        return false;
+    }
+    return count <= 0 || memcmp( a, b, (size_t)count * sizeof( double ) ) == 0;
+}
+
 double* cntDenseMatrix( const cnSolverProblem* problem )
 {
     int n = problem->rowCount;
@@ -155,6 +191,37 @@ int cntJsonNumbers( const cJSON* array, double* values, int capacity )
         count += 1;
     }
     return count;
+}
+
+bool cntMatchesReferenceEntry( const cnFileProblem* problem, const cJSON* entry, double tolerance,
+                               double* normQ )
+{
+    int contacts = problem->contactCount;
+    bool ok =
+        cJSON_GetObjectItemCaseSensitive( entry, "number_of_contacts" )->valuedouble == (double)contacts;
+    double sum = 0.0;
+    for ( int i = 0; i < problem->problem.rowCount; ++i )
+    {
+        sum += problem->problem.b[i] * problem->problem.b[i];
+    }
+    if ( normQ != NULL )
+    {
+        *normQ = sqrt( sum );
+    }
+    double reference = cJSON_GetObjectItemCaseSensitive( entry, "norm_q" )->valuedouble;
+    ok = ok && cntClose( sqrt( sum ), reference, tolerance, 1e-300 );
+    double mus[64];
+    int muCount = cntJsonNumbers( cJSON_GetObjectItemCaseSensitive( entry, "mu_values" ), mus, 64 );
+    for ( int c = 0; ok && c < contacts; ++c )
+    {
+        bool found = false;
+        for ( int k = 0; k < muCount && k < 64; ++k )
+        {
+            found = found || problem->problem.groups[c].mu == mus[k];
+        }
+        ok = found;
+    }
+    return ok;
 }
 
 static void* cntPeakAlloc( size_t size, size_t alignment, void* context )

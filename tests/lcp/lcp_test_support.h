@@ -15,6 +15,7 @@
 #define CNT_SICONOS_FC3D_DIR CN_SHARED_DIR "/external-data/siconos-fc3d"
 #define CNT_LCP_REFERENCE    CN_SHARED_DIR "/external-data/generated/siconos-lcp-reference.json"
 #define CNT_FC3D_REFERENCE   CN_SHARED_DIR "/external-data/generated/fc3d-reference.json"
+#define CNT_FCLIB_DIR        CN_SHARED_DIR "/external-data/fclib-hdf5"
 
 /// Parse a JSON file; NULL when it cannot be read or parsed.
 cJSON* cntLoadJson( const char* path );
@@ -30,12 +31,26 @@ const char* cntJoinPath( int slot, const char* dir, const char* name );
 /// A file from tests/lcp/data in a static buffer per slot (0..3).
 const char* cntLcpDataPath( int slot, const char* name );
 
+/// A scratch file in the build tree (CNT_LCP_WORK_DIR) in a static buffer per slot (0..3).
+const char* cntLcpWorkPath( int slot, const char* name );
+
+/// The size of a file in bytes, 0 when it cannot be opened.
+size_t cntFileSize( const char* path );
+
+/// Bit-for-bit equality of two arrays of doubles (so -0 differs from 0 and NaN equals itself).
+bool cntSameBits( const double* a, const double* b, int count );
+
 /// Dense row-major copy of an explicit problem's matrix (rowCount^2 doubles, malloc).
 double* cntDenseMatrix( const cnSolverProblem* problem );
 
 /// Numbers of a JSON array into `values` (at most `capacity`); returns how many, -1 when `array`
 /// is not an array of numbers.
 int cntJsonNumbers( const cJSON* array, double* values, int capacity );
+
+/// A problem against its entry in a Siconos reference file: the contact count, |q| to `tolerance`
+/// (relative), and every contact's mu among the entry's `mu_values`. `normQ` (nullable) gets |q|.
+bool cntMatchesReferenceEntry( const cnFileProblem* problem, const cJSON* entry, double tolerance,
+                               double* normQ );
 
 /// An allocator that counts live bytes and remembers the largest single request.
 typedef struct cntPeakAllocator

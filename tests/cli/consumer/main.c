@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Uses an installed Cairn: a world made by hand and one loaded from a scene string.
 #include <cairn/cairn.h>
+#include <cairn/lcp_io.h>
 #include <cairn/scene.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +22,19 @@ int main( void )
         return 1;
     }
     cnDestroyWorld( world );
+
+    // the problem-file reader links (with HDF5, where the build found it) and reads
+    static const char lcp[] = "1\n0\n1 1\n1 1\n2\n-1\n"; // n, dense M: its size twice, M, q
+    cnFileProblem file = { 0 };
+    char message[CN_PROBLEM_MESSAGE_CAPACITY];
+    if ( cnParseProblemText( "consumer.dat", lcp, strlen( lcp ), cn_problemAuto, NULL, &file, message,
+                             (int)sizeof( message ) ) != cn_statusOk ||
+         file.problem.rowCount != 1 )
+    {
+        fprintf( stderr, "cnParseProblemText: %s\n", message );
+        return 1;
+    }
+    cnDestroyFileProblem( &file );
 
     cnSceneOptions options = cnDefaultSceneOptions();
     cnScene loaded = { 0 };
