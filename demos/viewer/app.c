@@ -5,6 +5,8 @@
 
 #include "app.h"
 
+#include "params.h"
+
 #include "cairn/scene.h"
 
 #include <glad/gl.h>
@@ -145,27 +147,6 @@ void vwUnloadScene( vwApp* app )
     app->pick.active = false;
 }
 
-static void vwApplySets( vwApp* app )
-{
-    for ( int i = 0; i < app->options.setCount; ++i )
-    {
-        const char* set = app->options.sets[i];
-        const char* equals = strchr( set, '=' );
-        char name[64];
-        size_t length = equals != NULL ? (size_t)( equals - set ) : 0;
-        char* end = NULL;
-        double value = equals != NULL ? strtod( equals + 1, &end ) : 0.0;
-        if ( equals == NULL || length == 0 || length >= sizeof( name ) || end == equals + 1 || *end != '\0' )
-        {
-            vwSetMessage( app, "--set %s: expected NAME=NUMBER", set );
-            continue;
-        }
-        memcpy( name, set, length );
-        name[length] = '\0';
-        vwSetParam( app, name, value );
-    }
-}
-
 // The engine's errors and warnings: on the HUD's message line, and on stderr the first time a
 // message comes and then once every 100 repeats (a solver that fails every step would flood it)
 static void vwEngineLog( cnLogLevel level, int status, const char* message, void* context )
@@ -179,23 +160,135 @@ static void vwEngineLog( cnLogLevel level, int status, const char* message, void
                  app->engineMessages > 1 ? " (and more like it: see the HUD)" : "" );
     }
     snprintf( app->message, sizeof( app->message ), "%s", message );
+    snprintf( app->engineMessage, sizeof( app->engineMessage ), "%s", message );
     app->messageTime = vwNowSeconds();
 }
 
-bool vwLoadScene( vwApp* app, const char* path )
+// Whether a loader message is about a --set: the loader locates those by the override, as in
+// "tower10.json:<--set world.solver.iteratoins=50>: world.solver.iteratoins: unknown key (ignored)".
+static bool vwFromOverride( const char* text )
+{
+    return strstr( text, ":<--set " ) != NULL;
+}
+
+// The loader's warnings: one about a --set (an unknown key, a system nobody handles) fails the
+// load, since the user asked for something that would not happen; the scene file's own go where
+// the engine's go.
+static void vwSceneWarning( const char* text, void* context )
+{
+    vwApp* app = context;
+    if ( vwFromOverride( text ) )
+    {
+        if ( app->overrideWarning[0] == '\0' )
+        {
+            snprintf( app->overrideWarning, sizeof( app->overrideWarning ), "%s", text );
+            // "(ignored)", "(skipped)": not true here, the load fails
+            static const char* const endings[] = { " (ignored)", " (skipped)" };
+            size_t length = strlen( app->overrideWarning );
+            for ( int i = 0; i < 2; ++i )
+            {
+                size_t ending = strlen( endings[i] );
+                if ( length > ending && strcmp( app->overrideWarning + length - ending, endings[i] ) == 0 )
+                {
+                    app->overrideWarning[length - ending] = '\0';
+                }
+            }
+        }
+        return;
+    }
+    vwEngineLog( cn_logWarning, cn_statusOk, text, app );
+}
+
+// A failure of the load or of an option: once on stderr and on the HUD's message line (not echoed
+// to stdout as headless messages are).
+static void vwLoadFailure( vwApp* app, const char* format, ... )
+#if defined( __GNUC__ )
+    __attribute__( ( format( printf, 2, 3 ) ) )
+#endif
+    ;
+static void vwLoadFailure( vwApp* app, const char* format, ... )
+{
+    va_list args;
+    va_start( args, format );
+    vsnprintf( app->message, sizeof( app->message ), format, args );
+    va_end( args );
+    app->messageTime = vwNowSeconds();
+    fprintf( stderr, "cairn-viewer: %s\n", app->message );
+}
+
+// --param NAME=VALUE on the current solver, each through cnParseSolverParam; all are tried
+static vwLoadResult vwApplyParams( vwApp* app )
+{
+    vwLoadResult result = vw_loadOk;
+    const cnSolverVTable* solver = cnWorld_GetSolver( app->worldId );
+    for ( int i = 0; i < app->options.paramCount && solver != NULL; ++i )
+    {
+        const char* option = app->options.params[i];
+        const char* equals = strchr( option, '=' );
+        char name[64];
+        size_t length = equals != NULL ? (size_t)( equals - option ) : 0;
+        if ( length == 0 || length >= sizeof( name ) )
+        {
+            vwLoadFailure( app, "--param %s: expected NAME=VALUE", option );
+            result = vw_loadBadOption;
+            continue;
+        }
+        memcpy( name, option, length );
+        name[length] = '\0';
+        int index = cnFindSolverParam( solver, name );
+        if ( index < 0 )
+        {
+            char names[512] = "";
+            int used = 0;
+            for ( int p = 0; p < solver->paramCount && used < (int)sizeof( names ); ++p )
+            {
+                used += snprintf( names + used, sizeof( names ) - (size_t)used, "%s%s", p > 0 ? ", " : "",
+                                  solver->params[p].name );
+            }
+            vwLoadFailure( app, "--param %s: solver '%s' has no parameter '%s' (its parameters: %s)", option,
+                           solver->name, name, names );
+            result = vw_loadBadOption;
+            continue;
+        }
+        double value = 0.0;
+        char why[256];
+        if ( cnParseSolverParam( solver->params + index, equals + 1, &value, why, (int)sizeof( why ) ) !=
+             cn_statusOk )
+        {
+            vwLoadFailure( app, "--param %s: %s", option, why );
+            result = vw_loadBadOption;
+            continue;
+        }
+        if ( !vwSetParam( app, name, value ) )
+        {
+            char refusal[sizeof( app->message )];
+            snprintf( refusal, sizeof( refusal ), "%s", app->message );
+            vwLoadFailure( app, "--param %s: %s", option, refusal );
+            result = vw_loadBadOption;
+        }
+    }
+    return result;
+}
+
+vwLoadResult vwLoadScene( vwApp* app, const char* path )
 {
     cnSceneOptions options = cnDefaultSceneOptions();
     options.worldDef.logFcn = vwEngineLog;
     options.worldDef.logContext = app;
+    options.overrides = app->options.overrides;
+    options.overrideCount = app->options.overrideCount;
+    options.warningFcn = vwSceneWarning;
+    options.warningContext = app;
     cnSceneSystem handlers[CX_SCENE_SYSTEM_COUNT];
     options.systems = handlers;
     options.systemCount = cxGetSceneSystems( &app->systems, handlers, CX_SCENE_SYSTEM_COUNT );
     cnScene scene = { 0 };
     cnSceneError error = { 0 };
+    app->overrideWarning[0] = '\0';
     cnStatus status = cnLoadSceneFile( path, &options, &scene, &error );
+    vwLoadResult result = vw_loadOk;
     if ( status != cn_statusOk )
     {
-        // the scene that was running (if any) stays
         if ( error.text[0] != '\0' )
         {
             snprintf( app->loadError, sizeof( app->loadError ), "%s", error.text );
@@ -205,12 +298,20 @@ bool vwLoadScene( vwApp* app, const char* path )
             snprintf( app->loadError, sizeof( app->loadError ), "%s: cannot load the scene: %s", path,
                       cnStatusString( status ) );
         }
-        // on stderr once, and on the HUD (not echoed to stdout as headless messages are)
-        fprintf( stderr, "cairn-viewer: %s\n", app->loadError );
-        snprintf( app->message, sizeof( app->message ), "%.*s", (int)sizeof( app->message ) - 1,
-                  app->loadError );
-        app->messageTime = vwNowSeconds();
-        return false;
+        result = vwFromOverride( app->loadError ) ? vw_loadBadOption : vw_loadFailed;
+    }
+    else if ( app->overrideWarning[0] != '\0' )
+    {
+        // a --set the scene would ignore: refused like a bad value
+        cnDestroyWorld( scene.worldId );
+        snprintf( app->loadError, sizeof( app->loadError ), "%s", app->overrideWarning );
+        result = vw_loadBadOption;
+    }
+    if ( result != vw_loadOk )
+    {
+        // the scene that was running (if any) stays
+        vwLoadFailure( app, "%s", app->loadError );
+        return result;
     }
     vwUnloadScene( app );
     app->loadError[0] = '\0';
@@ -227,11 +328,27 @@ bool vwLoadScene( vwApp* app, const char* path )
         app->timeStep = 1.0 / 60.0;
     }
     cnWorld_SetResidualHistory( app->worldId, VW_HISTORY_CAPACITY );
-    if ( app->options.solver != NULL )
+    // --solver, unless the scene has it already (a swap would put its parameters back to defaults)
+    const char* solverName = app->options.solver;
+    if ( solverName != NULL && strcmp( cnWorld_GetSolver( app->worldId )->name, solverName ) != 0 )
     {
-        vwSelectSolver( app, app->options.solver );
+        if ( cnFindSolver( solverName ) == NULL )
+        {
+            vwLoadFailure( app, "--solver %s: no such solver (cairn solvers lists them)", solverName );
+            result = vw_loadFailed;
+        }
+        else if ( !vwSelectSolver( app, solverName ) )
+        {
+            char why[sizeof( app->message )];
+            snprintf( why, sizeof( why ), "%s", app->message );
+            vwLoadFailure( app, "--solver %s: %.400s", solverName, why );
+            result = vw_loadFailed;
+        }
     }
-    vwApplySets( app );
+    if ( result == vw_loadOk )
+    {
+        result = vwApplyParams( app );
+    }
     // a colony shows its cells' orientations unless the user chose a colouring
     if ( app->colorModeSet == false )
     {
@@ -257,7 +374,7 @@ bool vwLoadScene( vwApp* app, const char* path )
     vwSyncBodies( app );
     vwFrameCamera( app );
     vwUpdateColors( app );
-    return true;
+    return result;
 }
 
 // the camera looks at the dynamic bodies from above and aside, up against gravity
@@ -325,12 +442,29 @@ void vwFrameCamera( vwApp* app )
 
 // solver -------------------------------------------------------------------------------------------
 
+// The engine's last message if it logged one since `before` (its count then), without the
+// function's name it starts with ("cnWorld_SetSolver: ..."); else `fallback`.
+static const char* vwEngineReason( const vwApp* app, long long before, const char* fallback )
+{
+    if ( app->engineMessages == before )
+    {
+        return fallback;
+    }
+    const char* text = app->engineMessage;
+    const char* colon = strstr( text, ": " );
+    bool prefixed = strncmp( text, "cnWorld_", 8 ) == 0 && colon != NULL;
+    return prefixed ? colon + 2 : text;
+}
+
 bool vwSelectSolver( vwApp* app, const char* name )
 {
+    long long before = app->engineMessages;
     cnStatus status = cnWorld_SetSolver( app->worldId, name );
     if ( status != cn_statusOk )
     {
-        vwSetMessage( app, "no solver '%s' (%s)", name, cnStatusString( status ) );
+        // the engine logged why (unknown, or cannot run in this world): say it on the message line
+        vwSetMessage( app, "solver '%s' refused: %s", name,
+                      vwEngineReason( app, before, cnStatusString( status ) ) );
         return false;
     }
     const cnSolverVTable* solver = cnWorld_GetSolver( app->worldId );
@@ -338,26 +472,51 @@ bool vwSelectSolver( vwApp* app, const char* name )
     {
         app->selectedParam = 0;
     }
-    vwSetMessage( app, "solver: %s (%s)", solver->name, solver->description );
+    // a solver accepted with a warning (lemke drops friction) says so on a second line
+    const char* warning = vwEngineReason( app, before, NULL );
+    vwSetMessage( app, "solver: %s (%s)%s%s", solver->name, solver->description, warning != NULL ? "\n" : "",
+                  warning != NULL ? warning : "" );
     return true;
 }
 
 bool vwSetParam( vwApp* app, const char* name, double value )
 {
-    cnStatus status = cnWorld_SetSolverParam( app->worldId, name, value );
     const cnSolverVTable* solver = cnWorld_GetSolver( app->worldId );
-    if ( status != cn_statusOk )
+    int index = solver != NULL ? cnFindSolverParam( solver, name ) : -1;
+    long long before = app->engineMessages;
+    cnStatus status = cnWorld_SetSolverParam( app->worldId, name, value );
+    if ( status != cn_statusOk || index < 0 )
     {
-        vwSetMessage( app, "%s.%s = %g refused (%s)", solver != NULL ? solver->name : "?", name, value,
-                      cnStatusString( status ) );
+        vwSetMessage( app, "%s.%s = %g refused: %s", solver != NULL ? solver->name : "?", name, value,
+                      vwEngineReason( app, before, cnStatusString( status ) ) );
         return false;
     }
-    vwSetMessage( app, "%s.%s = %g", solver->name, name, value );
+    char text[64];
+    vwSetMessage( app, "%s.%s = %s", solver->name, name,
+                  cnFormatSolverParam( solver->params + index, value, text, (int)sizeof( text ) ) );
     return true;
 }
 
-// Left/Right on the selected parameter: switches toggle, counts double or halve, small positive
-// quantities (tolerances) move by decades, the rest by a tenth
+bool vwSetParamText( vwApp* app, const char* name, const char* text )
+{
+    const cnSolverVTable* solver = cnWorld_GetSolver( app->worldId );
+    int index = solver != NULL ? cnFindSolverParam( solver, name ) : -1;
+    if ( index < 0 )
+    {
+        vwSetMessage( app, "%s has no parameter '%s'", solver != NULL ? solver->name : "no solver", name );
+        return false;
+    }
+    double value = 0.0;
+    char why[256];
+    if ( cnParseSolverParam( solver->params + index, text, &value, why, (int)sizeof( why ) ) != cn_statusOk )
+    {
+        vwSetMessage( app, "%s.%s refused: %s", solver->name, name, why );
+        return false;
+    }
+    return vwSetParam( app, name, value );
+}
+
+// Left/Right on the selected parameter, by its type (vwNudgeParamValue); refused values say why
 static void vwNudgeParam( vwApp* app, int direction )
 {
     const cnSolverVTable* solver = cnWorld_GetSolver( app->worldId );
@@ -368,29 +527,13 @@ static void vwNudgeParam( vwApp* app, int direction )
     const cnSolverParam* param = solver->params + app->selectedParam;
     double value = 0.0;
     cnWorld_GetSolverParam( app->worldId, param->name, &value );
-    bool toggle = param->minValue == 0.0 && param->maxValue == 1.0 &&
-                  param->defaultValue == floor( param->defaultValue );
-    bool count = param->defaultValue >= 1.0 && param->defaultValue == floor( param->defaultValue ) &&
-                 param->maxValue >= 100.0;
-    bool decades = param->defaultValue > 0.0 && param->defaultValue < 0.01;
-    if ( toggle )
+    value = vwNudgeParamValue( param, value, direction );
+    char why[256];
+    if ( cnCheckSolverParam( param, value, why, (int)sizeof( why ) ) != cn_statusOk )
     {
-        value = value >= 0.5 ? 0.0 : 1.0;
+        vwSetMessage( app, "%s.%s refused: %s", solver->name, param->name, why );
+        return;
     }
-    else if ( count )
-    {
-        value = direction > 0 ? value * 2.0 : fmax( 1.0, floor( value / 2.0 ) );
-    }
-    else if ( decades )
-    {
-        value = value <= 0.0 ? ( direction > 0 ? param->defaultValue : 0.0 )
-                             : value * ( direction > 0 ? 10.0 : 0.1 );
-    }
-    else
-    {
-        value = value + 0.1 * direction;
-    }
-    value = fmin( param->maxValue, fmax( param->minValue, value ) );
     vwSetParam( app, param->name, value );
 }
 
@@ -593,6 +736,21 @@ bool vwTakeScreenshot( vwApp* app, const char* path )
     return ok;
 }
 
+// A CSV text field: quoted, with quotes doubled (reasons hold commas), on one line.
+static void vwWriteCsvText( FILE* file, const char* text )
+{
+    fputc( '"', file );
+    for ( const char* p = text != NULL ? text : ""; *p != '\0'; ++p )
+    {
+        if ( *p == '"' )
+        {
+            fputc( '"', file );
+        }
+        fputc( *p == '\n' ? ' ' : *p, file );
+    }
+    fputc( '"', file );
+}
+
 static void vwWriteHudLogRow( vwApp* app )
 {
     if ( app->hudLog == NULL )
@@ -603,11 +761,39 @@ static void vwWriteHudLogRow( vwApp* app )
     const cnStepReport* r = &app->report;
     double iterations = 0.0;
     cnWorld_GetSolverParam( app->worldId, "iterations", &iterations );
-    fprintf( app->hudLog, "%lld,%lld,%.6f,%s,%g,%d,%.9e,%s,%d,%d,%.9e,%.4f,%.4f,%d,%.4f\n", app->frameCount,
-             (long long)r->stepIndex, r->time, solver != NULL ? solver->name : "", iterations,
-             r->solverIterations, r->solverResidual, cnSolveStatusName( (cnSolveStatus)r->solverStatus ),
-             r->bodyCount, r->contactCount, r->maxPenetration, r->stepMs, r->solveMs, app->residualCount,
-             app->frameMsLast );
+    cnWorldDef def = cnWorld_GetDef( app->worldId );
+    fprintf( app->hudLog,
+             "%lld,%lld,%.6f,%s,%g,%d,%.9e,%s,%d,%d,%.9e,%.4f,%.4f,%d,%.4f,%d,%d,%d,%d,%.9e,%.9e,%.9e,%.9e,"
+             "%.9e,%.9e,",
+             app->frameCount, (long long)r->stepIndex, r->time, solver != NULL ? solver->name : "",
+             iterations, r->solverIterations, r->solverResidual,
+             cnSolveStatusName( (cnSolveStatus)r->solverStatus ), r->bodyCount, r->contactCount,
+             r->maxPenetration, r->stepMs, r->solveMs, app->residualCount, app->frameMsLast,
+             r->relaxIterations, def.relaxIterations, r->substeps, r->solverPasses, r->meritNaturalMap,
+             r->meritCone, r->violationSignorini, r->violationCoulomb, r->violationDissipation,
+             r->solverOwnMeasure );
+    char text[1024];
+    vwWriteCsvText( app->hudLog, vwWarningNames( r->warnings, text, (int)sizeof( text ) ) );
+    fputc( ',', app->hudLog );
+    vwWriteCsvText( app->hudLog, r->solverReason );
+    fputc( ',', app->hudLog );
+    // the parameters as the HUD prints them: NAME=VALUE, choices by name
+    int used = 0;
+    text[0] = '\0';
+    for ( int p = 0; solver != NULL && p < solver->paramCount && used < (int)sizeof( text ); ++p )
+    {
+        double value = 0.0;
+        char shown[64];
+        cnWorld_GetSolverParam( app->worldId, solver->params[p].name, &value );
+        used += snprintf( text + used, sizeof( text ) - (size_t)used, "%s%s=%s", p > 0 ? " " : "",
+                          solver->params[p].name,
+                          cnFormatSolverParam( solver->params + p, value, shown, (int)sizeof( shown ) ) );
+    }
+    vwWriteCsvText( app->hudLog, text );
+    fputc( ',', app->hudLog );
+    // the message line, while the HUD shows it
+    vwWriteCsvText( app->hudLog, vwNowSeconds() - app->messageTime < VW_MESSAGE_SECONDS ? app->message : "" );
+    fputc( '\n', app->hudLog );
 }
 
 static cJSON* vwFloatArray( const float* values, int count )
@@ -699,7 +885,7 @@ static bool vwRunCommand( vwApp* app, const vwCommand* command )
             vwSelectSolver( app, command->text );
             break;
         case vw_commandParam:
-            vwSetParam( app, command->text, command->values[0] );
+            vwSetParamText( app, command->text, command->value );
             break;
         case vw_commandPause:
             app->paused = true;
@@ -1254,7 +1440,9 @@ int vwRunApp( const vwOptions* options )
         }
         fprintf( app->hudLog,
                  "frame,step,time,solver,iteration_limit,iterations,residual,status,bodies,contacts,"
-                 "max_penetration,step_ms,solve_ms,history_count,frame_ms\n" );
+                 "max_penetration,step_ms,solve_ms,history_count,frame_ms,relax_iterations,relax_limit,"
+                 "substeps,solver_passes,merit_natural_map,merit_cone,violation_signorini,violation_coulomb,"
+                 "violation_dissipation,own_measure,warnings,reason,params,message\n" );
     }
 
     if ( !vwOpenWindow( app ) )
@@ -1273,17 +1461,10 @@ int vwRunApp( const vwOptions* options )
     vwListScenes( app );
     if ( options->scenePath != NULL )
     {
-        if ( !vwLoadScene( app, options->scenePath ) )
+        // a scene that does not load or an unknown solver: 1; a --set or --param refused: 2
+        exitCode = (int)vwLoadScene( app, options->scenePath );
+        if ( exitCode != 0 )
         {
-            exitCode = 1;
-            goto done;
-        }
-        if ( options->solver != NULL &&
-             strcmp( cnWorld_GetSolver( app->worldId )->name, options->solver ) != 0 )
-        {
-            fprintf( stderr, "cairn-viewer: --solver %s: no such solver (cairn solvers lists them)\n",
-                     options->solver );
-            exitCode = 1;
             goto done;
         }
     }

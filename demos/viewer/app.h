@@ -10,6 +10,7 @@
 #include "systems.h"
 
 #include "cairn/cairn.h"
+#include "cairn/scene.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,6 +20,8 @@
 #define VW_MAX_SCENES       64
 #define VW_STEP_TIMES       600 // step-time plot: the last 10 s at 60 Hz
 #define VW_HISTORY_CAPACITY 512 // residual history kept per step
+#define VW_MAX_OPTIONS      64  // --set and --param options, each
+#define VW_MESSAGE_SECONDS  4.0 // the HUD's message line stays this long
 
 typedef struct GLFWwindow GLFWwindow;
 
@@ -43,8 +46,13 @@ typedef struct vwOptions
     const char* screenshotPath;
     const char* reportPath; ///< --report: frame statistics, the camera and the final bodies
     const char* hudLogPath; ///< --hud-log: the HUD's values, one CSV row per frame
-    const char* sets[32];   ///< --set name=value: solver parameters
-    int setCount;
+    /// --set KEY=VALUE: scene keys by JSON path ("world.solver.iterations=50"), passed to the
+    /// scene loader's overrides on every load
+    const char* overrides[VW_MAX_OPTIONS];
+    int overrideCount;
+    /// --param NAME=VALUE: parameters of the solver, set after every load (cnParseSolverParam)
+    const char* params[VW_MAX_OPTIONS];
+    int paramCount;
     bool headless;
     int frames; ///< headless frames (default 120)
     int width;
@@ -183,9 +191,11 @@ typedef struct vwApp
     double mouseX, mouseY;
     bool orbiting, panning;
     double lastMouseX, lastMouseY;
-    char message[256]; ///< a line for the HUD (last action or error), shown for a few seconds
+    char message[512]; ///< a line for the HUD (last action or error), shown for a few seconds
     double messageTime;
-    long long engineMessages; ///< errors and warnings the engine logged
+    long long engineMessages;                     ///< errors and warnings the engine logged
+    char engineMessage[256];                      ///< the last of them (a refused solver swap says why there)
+    char overrideWarning[CN_SCENE_TEXT_CAPACITY]; ///< the load's first warning about a --set
 
     // matrices of the last frame (column major), for picking and the report
     float view[16];
@@ -210,7 +220,17 @@ CN_INLINE double vwNowSeconds( void )
     return 1e-3 * cnTicksToMilliseconds( cnGetTicks() );
 }
 
-bool vwLoadScene( vwApp* app, const char* path );
+/// How a load went; the values are the command line's exit codes.
+typedef enum vwLoadResult
+{
+    vw_loadOk = 0,
+    vw_loadFailed = 1,    ///< the scene did not load, or the --solver is unknown or refused
+    vw_loadBadOption = 2, ///< a --set the scene refuses or ignores, or a --param the solver refuses
+} vwLoadResult;
+
+/// Load a scene with the command line's --set, --solver and --param. A scene that fails to load
+/// leaves the running one alone. What went wrong goes to stderr and the HUD's message line.
+vwLoadResult vwLoadScene( vwApp* app, const char* path );
 void vwUnloadScene( vwApp* app );
 void vwSetMessage( vwApp* app, const char* format, ... )
 #if defined( __GNUC__ )
@@ -219,6 +239,8 @@ void vwSetMessage( vwApp* app, const char* format, ... )
     ;
 bool vwSelectSolver( vwApp* app, const char* name );
 bool vwSetParam( vwApp* app, const char* name, double value );
+/// A parameter from text (a number, a choice's name, true/false: cnParseSolverParam).
+bool vwSetParamText( vwApp* app, const char* name, const char* text );
 bool vwTakeScreenshot( vwApp* app, const char* path );
 void vwDropBody( vwApp* app, int kind );
 void vwFrameCamera( vwApp* app );
@@ -227,6 +249,8 @@ void vwFrameCamera( vwApp* app );
 void vwSyncBodies( vwApp* app );
 void vwDrawScene( vwApp* app );
 void vwDrawHud( vwApp* app, double fps );
+/// The names of a step's warning bits, space separated ("" for none), in `buffer`.
+const char* vwWarningNames( uint32_t warnings, char* buffer, int size );
 void vwUpdateColors( vwApp* app );
 void vwCameraMatrices( const vwApp* app, float view[16], float projection[16], float eye[3] );
 

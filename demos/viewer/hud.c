@@ -814,6 +814,23 @@ void vwHudPlot( vwHud* hud, const vwPlot* plot )
         }
     }
 
+    // the marks, under the series: x as the samples' (of the longest series)
+    int longest = 0;
+    for ( int k = 0; k < safe.seriesCount; ++k )
+    {
+        longest =
+            safe.series[k].values != NULL && safe.series[k].count > longest ? safe.series[k].count : longest;
+    }
+    for ( int k = 0; safe.marks != NULL && k < safe.markCount && longest > 1; ++k )
+    {
+        float at = safe.marks[k];
+        if ( isfinite( at ) && at >= 0.0f && at <= (float)( longest - 1 ) )
+        {
+            float mx = floorf( left + dataWidth * at / (float)( longest - 1 ) ) + 0.5f;
+            vwPushLine( hud, mx, dataTop, mx, dataBottom, 1.0f, vw_plotFrame );
+        }
+    }
+
     // series: x is the sample index across the data area; invalid samples break the line, and a
     // sample alone between breaks is a dot
     float thickness = 1.5f * s;

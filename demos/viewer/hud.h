@@ -43,6 +43,9 @@ typedef struct vwPlot
     float yMin, yMax;
     const vwPlotSeries* series;
     int seriesCount;
+    /// Faint vertical lines at these sample indices (where passes start); nullable.
+    const float* marks;
+    int markCount;
 } vwPlot;
 
 void vwHudPlot( vwHud* hud, const vwPlot* plot );

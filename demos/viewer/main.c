@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// cairn-viewer [SCENE.json] [--solver NAME] [--headless --frames N --screenshot FILE.png] ...
+// cairn-viewer [SCENE.json] [--solver NAME] [--set KEY=VALUE] [--param NAME=VALUE] [--headless ...]
 // (docs/viewer.md). Parses the command line; the loop is in app.c.
 #include "app.h"
+
+#include "cairn/solver.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +16,9 @@ static void vwUsage( FILE* out )
         "usage: cairn-viewer [SCENE.json] [options]\n"
         "  with no scene, a picker over assets/scenes opens\n"
         "  --solver NAME          start with this solver (cairn solvers lists them)\n"
-        "  --set NAME=VALUE       a parameter of the solver, e.g. --set iterations=50 (repeatable)\n"
+        "  --set KEY=VALUE        override a scene value before it is checked, as cairn run does, e.g.\n"
+        "                         --set world.solver.iterations=50 (repeatable, applied in order)\n"
+        "  --param NAME=VALUE     a parameter of the solver, e.g. --param kernel=reference (repeatable)\n"
         "  --headless             draw off-screen, one step per frame, no window shown\n"
         "  --frames N             headless: frames to draw (default 120)\n"
         "  --screenshot FILE.png  headless: write the last frame\n"
@@ -40,6 +44,67 @@ static bool vwParseInt( const char* text, int low, int high, int* value )
     return true;
 }
 
+// Whether some registered solver has a parameter of this name (`length` bytes of `name`).
+static bool vwIsParamName( const char* name, size_t length )
+{
+    char copy[64];
+    if ( length == 0 || length >= sizeof( copy ) )
+    {
+        return false;
+    }
+    memcpy( copy, name, length );
+    copy[length] = '\0';
+    for ( int i = 0; i < cnGetSolverCount(); ++i )
+    {
+        if ( cnFindSolverParam( cnGetSolverAt( i ), copy ) >= 0 )
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// --set KEY=VALUE: a key before the '='; the scene loader checks the rest. A bare parameter name
+// was the old --set's meaning: point at --param.
+static bool vwCheckSet( const char* value )
+{
+    const char* equals = strchr( value, '=' );
+    if ( equals == NULL || equals == value )
+    {
+        fprintf( stderr, "cairn-viewer: --set expects KEY=VALUE, e.g. world.solver.iterations=50, got '%s'\n",
+                 value );
+        return false;
+    }
+    if ( vwIsParamName( value, (size_t)( equals - value ) ) )
+    {
+        fprintf( stderr,
+                 "cairn-viewer: --set %s: '%.*s' is a solver parameter, not a scene key: write --param %s\n",
+                 value, (int)( equals - value ), value, value );
+        return false;
+    }
+    return true;
+}
+
+// --param NAME=VALUE: a name some solver has (the current solver is known after the load)
+static bool vwCheckParam( const char* value )
+{
+    const char* equals = strchr( value, '=' );
+    if ( equals == NULL || equals == value || equals[1] == '\0' )
+    {
+        fprintf( stderr, "cairn-viewer: --param expects NAME=VALUE, e.g. kernel=reference, got '%s'\n",
+                 value );
+        return false;
+    }
+    if ( !vwIsParamName( value, (size_t)( equals - value ) ) )
+    {
+        fprintf( stderr,
+                 "cairn-viewer: --param %s: no solver has a parameter '%.*s' (cairn solvers lists them)\n",
+                 value, (int)( equals - value ), value );
+        return false;
+    }
+    return true;
+}
+
 int main( int argc, char** argv )
 {
     vwOptions options = { .frames = 120, .width = 1280, .height = 720, .samples = 4, .shadows = true };
@@ -51,7 +116,8 @@ int main( int argc, char** argv )
                           strcmp( arg, "--screenshot" ) == 0 || strcmp( arg, "--script" ) == 0 ||
                           strcmp( arg, "--report" ) == 0 || strcmp( arg, "--hud-log" ) == 0 ||
                           strcmp( arg, "--size" ) == 0 || strcmp( arg, "--color" ) == 0 ||
-                          strcmp( arg, "--set" ) == 0 || strcmp( arg, "--samples" ) == 0;
+                          strcmp( arg, "--set" ) == 0 || strcmp( arg, "--param" ) == 0 ||
+                          strcmp( arg, "--samples" ) == 0;
         if ( takesValue && value == NULL )
         {
             fprintf( stderr, "cairn-viewer: %s needs a value\n", arg );
@@ -115,14 +181,20 @@ int main( int argc, char** argv )
         {
             options.hudLogPath = value;
         }
-        else if ( strcmp( arg, "--set" ) == 0 )
+        else if ( strcmp( arg, "--set" ) == 0 || strcmp( arg, "--param" ) == 0 )
         {
-            if ( options.setCount == (int)( sizeof( options.sets ) / sizeof( options.sets[0] ) ) )
+            bool set = arg[2] == 's';
+            int* count = set ? &options.overrideCount : &options.paramCount;
+            if ( *count == VW_MAX_OPTIONS )
             {
-                fprintf( stderr, "cairn-viewer: too many --set options\n" );
+                fprintf( stderr, "cairn-viewer: more than %d %s options\n", VW_MAX_OPTIONS, arg );
                 return 2;
             }
-            options.sets[options.setCount++] = value;
+            if ( !( set ? vwCheckSet( value ) : vwCheckParam( value ) ) )
+            {
+                return 2;
+            }
+            ( set ? options.overrides : options.params )[( *count )++] = value;
         }
         else if ( strcmp( arg, "--size" ) == 0 )
         {

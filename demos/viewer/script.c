@@ -2,6 +2,8 @@
 // Viewer scripts: parse `FRAME COMMAND [ARGUMENTS]` lines into commands sorted by frame.
 #include "script.h"
 
+#include "cairn/solver.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -88,6 +90,45 @@ static int vwSplitWords( char* line, char** words, int capacity )
     return count;
 }
 
+// `param NAME VALUE`: the solver that runs then is not known yet, so some registered solver
+// must have the parameter and take the value (a number, a choice's name, true/false); the
+// first refusal says why
+static bool vwCheckParamCommand( const char* name, const char* value, char* why, int whySize )
+{
+    bool named = false;
+    char refusal[192] = "";
+    for ( int i = 0; i < cnGetSolverCount(); ++i )
+    {
+        const cnSolverVTable* solver = cnGetSolverAt( i );
+        int index = cnFindSolverParam( solver, name );
+        if ( index < 0 )
+        {
+            continue;
+        }
+        double parsed;
+        char message[192];
+        if ( cnParseSolverParam( solver->params + index, value, &parsed, message, (int)sizeof( message ) ) ==
+             cn_statusOk )
+        {
+            return true;
+        }
+        if ( !named )
+        {
+            snprintf( refusal, sizeof( refusal ), "%s", message );
+        }
+        named = true;
+    }
+    if ( named )
+    {
+        snprintf( why, (size_t)whySize, "bad argument: param NAME VALUE (%s)", refusal );
+    }
+    else
+    {
+        snprintf( why, (size_t)whySize, "no solver has a parameter '%s' (cairn solvers lists them)", name );
+    }
+    return false;
+}
+
 typedef struct vwCommandSpec
 {
     const char* name;
@@ -153,8 +194,17 @@ static bool vwParseCommand( char** words, int count, vwCommand* command, char* w
     switch ( spec->kind )
     {
         case vw_commandParam:
-            ok = vwParseNumber( words[2], command->values );
-            break;
+            if ( strlen( words[2] ) >= VW_SCRIPT_ARGUMENT_CAPACITY )
+            {
+                snprintf( why, (size_t)whySize, "argument of '%s' is too long", spec->name );
+                return false;
+            }
+            snprintf( command->value, sizeof( command->value ), "%s", words[2] );
+            if ( !vwParseNumber( words[2], command->values ) )
+            {
+                command->values[0] = NAN;
+            }
+            return vwCheckParamCommand( words[1], words[2], why, whySize );
         case vw_commandSlow:
         case vw_commandShadows:
             ok = vwParseOnOff( words[1], command->values );

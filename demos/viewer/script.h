@@ -2,10 +2,12 @@
 // Viewer scripts (--script FILE): commands to run at given frames, for demos and tests. One
 // command a line: `FRAME COMMAND [ARGUMENTS]`, `#` starts a comment. Commands:
 //   solver NAME            switch the solver (as the number keys do)
-//   param NAME VALUE       set a parameter of the current solver
+//   param NAME VALUE       set a parameter of the current solver: a number, a choice's name
+//                          or true/false (cnParseSolverParam); some registered solver must have
+//                          the parameter and take the value
 //   pause | resume | step  the simulation clock (step: one step while paused)
 //   slow on|off            slow motion (a quarter of real time)
-//   color body|island|rest|force
+//   color body|island|rest|force|orientation|age
 //   show contacts|normals|aabbs|help on|off
 //   shadows on|off
 //   drop sphere|box|capsule|cylinder|ellipsoid|torus
@@ -47,9 +49,10 @@ typedef struct vwCommand
 {
     int frame;
     vwCommandKind kind;
-    char text[VW_SCRIPT_ARGUMENT_CAPACITY]; ///< the name or file argument
-    double values[3];                       ///< numeric arguments; on/off as 1/0
-    int line;                               ///< in the script file, for messages
+    char text[VW_SCRIPT_ARGUMENT_CAPACITY];  ///< the name or file argument
+    char value[VW_SCRIPT_ARGUMENT_CAPACITY]; ///< param: the value as written (a number or a name)
+    double values[3];                        ///< numeric arguments; on/off as 1/0; param: NaN for a name
+    int line;                                ///< in the script file, for messages
 } vwCommand;
 
 typedef struct vwScript

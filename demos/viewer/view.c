@@ -8,6 +8,8 @@
 #include <cglm/cglm.h>
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -567,7 +569,7 @@ void vwDrawScene( vwApp* app )
 
 // HUD ----------------------------------------------------------------------------------------------
 
-static const char* vwWarningText( uint32_t warnings, char* buffer, int size )
+const char* vwWarningNames( uint32_t warnings, char* buffer, int size )
 {
     buffer[0] = '\0';
     int used = 0;
@@ -579,7 +581,7 @@ static const char* vwWarningText( uint32_t warnings, char* buffer, int size )
             used += snprintf( buffer + used, (size_t)( size - used ), "%s%s", used > 0 ? " " : "", name );
         }
     }
-    return used > 0 ? buffer : "none";
+    return buffer;
 }
 
 static void vwPanel( vwApp* app, float x, float y, const char* text, const float color[4] )
@@ -627,6 +629,144 @@ static void vwDrawPicker( vwApp* app )
     }
 }
 
+// Lines of a panel, each in its own colour, drawn on one dark background.
+#define VW_PANEL_LINES 96
+typedef struct vwLines
+{
+    char text[8192]; ///< the lines, '\n' between them
+    int used;
+    int count;
+    const float* colors[VW_PANEL_LINES];
+} vwLines;
+
+static void vwAddLine( vwLines* lines, const float color[4], const char* format, ... )
+#if defined( __GNUC__ )
+    __attribute__( ( format( printf, 3, 4 ) ) )
+#endif
+    ;
+static void vwAddLine( vwLines* lines, const float color[4], const char* format, ... )
+{
+    int room = (int)sizeof( lines->text ) - lines->used;
+    if ( lines->count == VW_PANEL_LINES || room < 2 )
+    {
+        return;
+    }
+    if ( lines->count > 0 )
+    {
+        lines->text[lines->used++] = '\n';
+        room -= 1;
+    }
+    va_list args;
+    va_start( args, format );
+    int length = vsnprintf( lines->text + lines->used, (size_t)room, format, args );
+    va_end( args );
+    lines->used += length < 0 ? 0 : ( length < room ? length : room - 1 );
+    lines->colors[lines->count++] = color != NULL ? color : s_white;
+}
+
+// The line `i` of `lines` split at its tab (if any) into `head` and `tail`; false past the end.
+static bool vwLineParts( const vwLines* lines, int i, char head[512], char tail[512], bool* tabbed )
+{
+    const char* line = lines->text;
+    for ( int k = 0; k < i && line != NULL; ++k )
+    {
+        line = strchr( line, '\n' );
+        line = line != NULL ? line + 1 : NULL;
+    }
+    if ( line == NULL || i >= lines->count )
+    {
+        return false;
+    }
+    const char* end = strchr( line, '\n' );
+    int length = end != NULL ? (int)( end - line ) : (int)strlen( line );
+    const char* tab = memchr( line, '\t', (size_t)length );
+    *tabbed = tab != NULL;
+    int headLength = tab != NULL ? (int)( tab - line ) : length;
+    snprintf( head, 512, "%.*s", headLength, line );
+    snprintf( tail, 512, "%.*s", tab != NULL ? length - headLength - 1 : 0, tab != NULL ? tab + 1 : "" );
+    return true;
+}
+
+// The lines on one background; the text after a tab starts in a column of its own (the font is
+// proportional, so spaces do not line values up).
+static void vwDrawLines( vwApp* app, float x, float y, const vwLines* lines )
+{
+    char head[512], tail[512];
+    bool tabbed;
+    float column = 0.0f, width = 0.0f, lineHeight = 0.0f, gap = 0.0f;
+    vwHudTextSize( app->hud, "  ", &gap, &lineHeight );
+    for ( int i = 0; vwLineParts( lines, i, head, tail, &tabbed ); ++i )
+    {
+        float w;
+        vwHudTextSize( app->hud, head, &w, NULL );
+        column = tabbed && w + gap > column ? w + gap : column;
+    }
+    for ( int i = 0; vwLineParts( lines, i, head, tail, &tabbed ); ++i )
+    {
+        float w, t;
+        vwHudTextSize( app->hud, head, &w, NULL );
+        vwHudTextSize( app->hud, tail, &t, NULL );
+        w = tabbed ? column + t : w;
+        width = w > width ? w : width;
+    }
+    float pad = 6.0f * app->hudScale;
+    float height = lineHeight * (float)lines->count;
+    vwHudRect( app->hud, x - pad, y - pad, width + 2.0f * pad, height + 2.0f * pad, s_panel );
+    for ( int i = 0; vwLineParts( lines, i, head, tail, &tabbed ); ++i )
+    {
+        vwHudText( app->hud, x, y + lineHeight * (float)i, lines->colors[i], head );
+        if ( tabbed )
+        {
+            vwHudText( app->hud, x + column, y + lineHeight * (float)i, lines->colors[i], tail );
+        }
+    }
+}
+
+// A merit or violation: "-" for NaN (nothing solved), "0" for an exact zero, else 3 digits
+static const char* vwMeritText( double value, char* buffer, size_t size )
+{
+    if ( isnan( value ) )
+    {
+        snprintf( buffer, size, "-" );
+    }
+    else if ( value == 0.0 )
+    {
+        snprintf( buffer, size, "0" );
+    }
+    else
+    {
+        snprintf( buffer, size, "%.2e", value );
+    }
+    return buffer;
+}
+
+// The passes of the last step in its residual history, which holds every pass of every substep
+// in order, each as its start and one merit per iteration: per substep the main pass, then the
+// relax pass when the substep had a soft pass. Where each relax pass starts is known when every
+// substep had both passes and the main and relax iterations (summed in the report) divide evenly
+// among them, and the history's length agrees: the count of these starts, at most `capacity`;
+// 0 when they cannot be told (an uneven step, a pivoting solver, a cut history, no relax pass).
+static int vwRelaxStarts( const vwApp* app, const cnSolverVTable* solver, int* starts, int capacity )
+{
+    const cnStepReport* r = &app->report;
+    int substeps = r->substeps;
+    if ( solver == NULL || ( solver->caps & cn_solverDirect ) != 0 || r->relaxIterations <= 0 ||
+         substeps < 1 || r->solverPasses != 2 * substeps || r->solverIterations % substeps != 0 ||
+         r->relaxIterations % substeps != 0 ||
+         app->residualCount != r->solverIterations + r->relaxIterations + r->solverPasses )
+    {
+        return 0;
+    }
+    int mainLength = r->solverIterations / substeps + 1;
+    int relaxLength = r->relaxIterations / substeps + 1;
+    int count = 0;
+    for ( int k = 0; k < substeps && count < capacity; ++k )
+    {
+        starts[count++] = k * ( mainLength + relaxLength ) + mainLength;
+    }
+    return count;
+}
+
 void vwDrawHud( vwApp* app, double fps )
 {
     vwHudBegin( app->hud, app->width, app->height, app->hudScale );
@@ -639,25 +779,28 @@ void vwDrawHud( vwApp* app, double fps )
     }
 
     const cnStepReport* r = &app->report;
-    char text[2048];
-    char warnings[256];
+    static vwLines lines;
+    char warnings[512];
     int instances = 0;
     long long triangles = 0;
     vwRenderStats( app->renderer, &instances, &triangles );
-    snprintf( text, sizeof( text ),
-              "%s   t = %.2f s   step %lld%s%s\n"
-              "bodies %d (%d dynamic)   contacts %d points in %d pairs\n"
-              "max penetration %.2f mm   kinetic energy %.4g J\n"
-              "warnings: %s\n"
-              "frame %.1f ms (%.0f fps)   render %.1f ms   %d instances, %.1fk triangles",
-              app->sceneName, r->time, (long long)r->stepIndex, app->paused ? "   PAUSED" : "",
-              app->slowMotion ? "   SLOW x0.25" : "", r->bodyCount, r->dynamicCount, r->contactCount,
-              r->manifoldCount, 1000.0 * r->maxPenetration, r->kineticEnergy,
-              vwWarningText( r->warnings, warnings, (int)sizeof( warnings ) ), app->frameMsLast, fps,
-              app->renderMsLast, instances, (double)triangles * 1e-3 );
-    vwPanel( app, 12.0f * s, 12.0f * s, text, s_white );
+    lines = ( vwLines ){ 0 };
+    vwAddLine( &lines, s_white, "%s   t = %.2f s   step %lld%s%s", app->sceneName, r->time,
+               (long long)r->stepIndex, app->paused ? "   PAUSED" : "",
+               app->slowMotion ? "   SLOW x0.25" : "" );
+    vwAddLine( &lines, s_white, "bodies %d (%d dynamic)   contacts %d points in %d pairs", r->bodyCount,
+               r->dynamicCount, r->contactCount, r->manifoldCount );
+    vwAddLine( &lines, s_white, "max penetration %.2f mm   kinetic energy %.4g J", 1000.0 * r->maxPenetration,
+               r->kineticEnergy );
+    vwWarningNames( r->warnings, warnings, (int)sizeof( warnings ) );
+    vwAddLine( &lines, warnings[0] != '\0' ? s_warn : s_white, "warnings: %s",
+               warnings[0] != '\0' ? warnings : "none" );
+    vwAddLine( &lines, s_white, "frame %.1f ms (%.0f fps)   render %.1f ms   %d instances, %.1fk triangles",
+               app->frameMsLast, fps, app->renderMsLast, instances, (double)triangles * 1e-3 );
+    vwDrawLines( app, 12.0f * s, 12.0f * s, &lines );
 
-    // solver panel: name, what the last solve did, the parameters (the selected one highlighted)
+    // solver panel: name, what the last solve did and how it grades, the parameters (the selected
+    // one highlighted, its description below)
     const cnSolverVTable* solver = cnWorld_GetSolver( app->worldId );
     float x = 12.0f * s, y = 104.0f * s;
     if ( solver != NULL )
@@ -667,49 +810,86 @@ void vwDrawHud( vwApp* app, double fps )
         {
             number = cnGetSolverAt( i ) == solver ? i + 1 : number;
         }
-        int used = snprintf( text, sizeof( text ),
-                             "solver %s (%d of %d: Tab or 1-9)\n"
-                             "iterations %d   residual %.3e   %s\n"
-                             "rows %d%s\n"
-                             "step %.2f ms: collide %.2f  solve %.2f  integrate %.2f  other %.2f\n",
-                             solver->name, number, cnGetSolverCount(), r->solverIterations, r->solverResidual,
-                             cnSolveStatusName( (cnSolveStatus)r->solverStatus ), r->solverRows,
-                             r->solverFrictionless ? " (frictionless: normal rows only)" : "", r->stepMs,
-                             r->collideMs, r->solveMs, r->integrateMs, r->systemsMs + r->predictMs );
-        for ( int p = 0; p < solver->paramCount && used < (int)sizeof( text ) - 80; ++p )
+        lines = ( vwLines ){ 0 };
+        vwAddLine( &lines, s_white, "solver %s (%d of %d: Tab or 1-9)", solver->name, number,
+                   cnGetSolverCount() );
+        cnSolveStatus status = (cnSolveStatus)r->solverStatus;
+        bool usable = cnSolveStatusIsUsable( status, solver->caps );
+        // iterations in the solver's unit ("sweep" -> "sweeps: 10 main + 2 relax")
+        const char* unit = solver->iterationUnit != NULL ? solver->iterationUnit : "iteration";
+        char substeps[32] = "";
+        if ( r->substeps > 1 )
         {
-            double value = 0.0;
-            cnWorld_GetSolverParam( app->worldId, solver->params[p].name, &value );
-            used += snprintf( text + used, sizeof( text ) - (size_t)used, "%s %-20s %g\n",
-                              p == app->selectedParam ? ">" : " ", solver->params[p].name, value );
+            snprintf( substeps, sizeof( substeps ), " in %d substeps", r->substeps );
         }
-        vwPanel( app, x, y, text, s_white );
-        // highlight the selected parameter's line in the accent colour
-        float w, h;
-        vwHudTextSize( app->hud, "A", &w, &h );
-        (void)w;
-        float lineHeight = h;
-        char line[160];
-        double value = 0.0;
+        vwAddLine( &lines, usable ? s_white : s_warn, "%ss: %d main + %d relax%s   status %s%s%s", unit,
+                   r->solverIterations, r->relaxIterations, substeps, cnSolveStatusName( status ),
+                   r->solverReason != NULL ? ": " : "", r->solverReason != NULL ? r->solverReason : "" );
+        char a[32], b[32], c[32];
+        vwAddLine( &lines, s_white, "merit (unit-free): natural map %s   cone %s",
+                   vwMeritText( r->meritNaturalMap, a, sizeof( a ) ),
+                   vwMeritText( r->meritCone, b, sizeof( b ) ) );
+        vwAddLine( &lines, s_white, "violations (m/s): Signorini %s   Coulomb %s   dissipation %s",
+                   vwMeritText( r->violationSignorini, a, sizeof( a ) ),
+                   vwMeritText( r->violationCoulomb, b, sizeof( b ) ),
+                   vwMeritText( r->violationDissipation, c, sizeof( c ) ) );
+        vwAddLine( &lines, s_white, "rows %d%s   own measure %s", r->solverRows,
+                   r->solverFrictionless ? " (frictionless: normal rows only)" : "",
+                   vwMeritText( r->solverOwnMeasure, a, sizeof( a ) ) );
+        vwAddLine( &lines, s_white, "step %.2f ms: collide %.2f  solve %.2f  integrate %.2f  other %.2f",
+                   r->stepMs, r->collideMs, r->solveMs, r->integrateMs, r->systemsMs + r->predictMs );
+        for ( int p = 0; p < solver->paramCount; ++p )
+        {
+            const cnSolverParam* param = solver->params + p;
+            double value = 0.0;
+            char shown[64];
+            cnWorld_GetSolverParam( app->worldId, param->name, &value );
+            cnFormatSolverParam( param, value, shown, (int)sizeof( shown ) );
+            bool selected = p == app->selectedParam;
+            // a selected choice shows that Left/Right steps through names
+            vwAddLine( &lines, selected ? s_accent : s_white, "%s %s\t%s%s%s", selected ? ">" : " ",
+                       param->name, selected && param->type == cn_paramChoice ? "< " : "", shown,
+                       selected && param->type == cn_paramChoice ? " >" : "" );
+        }
         if ( app->selectedParam < solver->paramCount )
         {
-            cnWorld_GetSolverParam( app->worldId, solver->params[app->selectedParam].name, &value );
-            snprintf( line, sizeof( line ), "> %-20s %g", solver->params[app->selectedParam].name, value );
-            vwHudText( app->hud, x, y + lineHeight * (float)( 4 + app->selectedParam ), s_accent, line );
+            const char* description = solver->params[app->selectedParam].description;
+            vwAddLine( &lines, s_dim, "  %.96s%s", description != NULL ? description : "",
+                       description != NULL && strlen( description ) > 96 ? "..." : "" );
         }
+        vwDrawLines( app, x, y, &lines );
     }
 
-    // plots: residual against iteration for the last step, step times over the last seconds
+    // plots: the merit against iteration for the last step (per substep the main pass, then the
+    // relax pass from where the main pass left), step times over the last seconds
     float plotWidth = 360.0f * s, plotHeight = 150.0f * s;
     float px = (float)app->width - plotWidth - 14.0f * s;
-    static float residuals[VW_HISTORY_CAPACITY];
-    for ( int i = 0; i < app->residualCount; ++i )
+    static float mainMerits[VW_HISTORY_CAPACITY];
+    static float relaxMerits[VW_HISTORY_CAPACITY];
+    int relaxStarts[64];
+    float marks[64];
+    int passes = vwRelaxStarts( app, solver, relaxStarts, 64 );
+    int relaxLength = passes > 0 ? app->report.relaxIterations / app->report.substeps + 1 : 0;
+    for ( int i = 0, k = 0; i < app->residualCount; ++i )
     {
-        residuals[i] = (float)app->residualHistory[i];
+        k += k < passes && i >= relaxStarts[k] + relaxLength ? 1 : 0;
+        bool relax = k < passes && i >= relaxStarts[k];
+        mainMerits[i] = relax ? NAN : (float)app->residualHistory[i];
+        relaxMerits[i] = relax ? (float)app->residualHistory[i] : NAN;
     }
-    vwPlotSeries residualSeries = { residuals, app->residualCount, { 0.35f, 0.85f, 1.0f, 1.0f }, NULL };
+    for ( int k = 0; k < passes; ++k )
+    {
+        marks[k] = (float)relaxStarts[k];
+    }
+    vwPlotSeries meritSeries[2] = {
+        { mainMerits, app->residualCount, { 0.35f, 0.85f, 1.0f, 1.0f }, passes > 0 ? "main" : NULL },
+        { relaxMerits,
+          passes > 0 ? app->residualCount : 0,
+          { 1.0f, 0.55f, 0.85f, 1.0f },
+          passes > 0 ? "relax" : NULL },
+    };
     char title[96];
-    snprintf( title, sizeof( title ), "residual vs iteration (%s, last step)",
+    snprintf( title, sizeof( title ), "merit vs iteration (%s, last step)",
               solver != NULL ? solver->name : "-" );
     vwPlot residualPlot = { .x = px,
                             .y = 12.0f * s,
@@ -718,8 +898,10 @@ void vwDrawHud( vwApp* app, double fps )
                             .title = title,
                             .xLabel = "iteration",
                             .logY = true,
-                            .series = &residualSeries,
-                            .seriesCount = 1 };
+                            .series = meritSeries,
+                            .seriesCount = 2,
+                            .marks = marks,
+                            .markCount = passes };
     vwHudPlot( app->hud, &residualPlot );
 
     vwPlotSeries timeSeries[3] = {
@@ -739,7 +921,7 @@ void vwDrawHud( vwApp* app, double fps )
                         .seriesCount = 3 };
     vwHudPlot( app->hud, &timePlot );
 
-    if ( app->message[0] != '\0' && vwNowSeconds() - app->messageTime < 4.0 )
+    if ( app->message[0] != '\0' && vwNowSeconds() - app->messageTime < VW_MESSAGE_SECONDS )
     {
         vwPanel( app, 12.0f * s, (float)app->height - 56.0f * s, app->message, s_accent );
     }

@@ -4,6 +4,7 @@
 #include "script.h"
 #include "test_support.h"
 
+#include <math.h>
 #include <string.h>
 
 START_TEST( commands_parse_and_sort_by_frame )
@@ -59,6 +60,22 @@ START_TEST( commands_parse_and_sort_by_frame )
     ck_assert( script.commands[2].kind == vw_commandRelease );
     vwFreeScript( &script );
 
+    // a parameter's value as written: a number, a choice's name, true/false; checked against the
+    // registered solvers' tables when the script is read, set on the current solver when it runs
+    ck_assert_msg(
+        vwParseScript( "0 param kernel reference\n1 param warm_start false\n2 param relaxation 1.5\n",
+                       "names.script", &script, error, (int)sizeof( error ) ),
+        "%s", error );
+    ck_assert_int_eq( script.count, 3 );
+    ck_assert( script.commands[0].kind == vw_commandParam );
+    ck_assert_str_eq( script.commands[0].text, "kernel" );
+    ck_assert_str_eq( script.commands[0].value, "reference" );
+    ck_assert( isnan( script.commands[0].values[0] ) );
+    ck_assert_str_eq( script.commands[1].value, "false" );
+    ck_assert_str_eq( script.commands[2].value, "1.5" );
+    ck_assert( script.commands[2].values[0] == 1.5 );
+    vwFreeScript( &script );
+
     ck_assert( vwParseScript( "# nothing\n\n", "empty.script", &script, error, (int)sizeof( error ) ) );
     ck_assert_int_eq( script.count, 0 );
     vwFreeScript( &script );
@@ -77,6 +94,12 @@ START_TEST( mistakes_name_the_line )
         { "0 param iterations\n", "bad.script:1: 'param' takes 2 arguments" },
         { "0 param iterations lots\n", "bad.script:1: bad argument" },
         { "0 param iterations nan\n", "bad.script:1: bad argument" },
+        { "0 param iterations 2.5\n",
+          "bad.script:1: bad argument: param NAME VALUE (iterations: 2.5 is not a whole" },
+        { "0 param kernel fastest\n",
+          "bad.script:1: bad argument: param NAME VALUE (kernel: 'fastest' is not one of" },
+        { "0 param warm_start maybe\n", "bad.script:1: bad argument" },
+        { "0 param iteratoins 5\n", "bad.script:1: no solver has a parameter 'iteratoins'" },
         { "\n\n0 color plaid\n", "bad.script:3: bad argument" },
         { "0 show everything on\n", "bad.script:1: bad argument" },
         { "0 slow maybe\n", "bad.script:1: bad argument" },

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // cairn-viewer end to end, under Xvfb (ctest starts this test inside xvfb-run): headless
-// screenshots of five scenes checked by their pixels, a scripted solver switch read back from the
-// HUD log, and bad input. Each case runs the real binary (CN_VIEWER_PATH) with system().
+// screenshots of five scenes checked by their pixels, a scripted solver switch and the --set and
+// --param options read back from the HUD log, and bad input and options. Each case runs the real binary
+// (CN_VIEWER_PATH) with system().
 //
 // How a screenshot is checked against the scene: the viewer writes, next to the picture, a report
 // with its camera matrices and every body's final position and bounding radius. The same frame
@@ -74,6 +75,151 @@ static int cntRunViewer( const char* arguments, const char* errorPath )
                errorPath != NULL ? errorPath : "/dev/null" );
     int status = system( command );
     return WIFEXITED( status ) ? WEXITSTATUS( status ) : -1;
+}
+
+// A --hud-log file: the header's names and every row's fields (CSV, quoted text fields).
+typedef struct cntCsv
+{
+    char* text;       // the file, cut into zero-terminated fields in place
+    char*** rows;     // rows[0] is the header
+    int* fieldCounts; // per row
+    int rowCount;
+} cntCsv;
+
+static cntCsv cntReadCsv( const char* path )
+{
+    cntCsv csv = { 0 };
+    csv.text = cntReadText( path, NULL );
+    ck_assert_msg( csv.text != NULL, "no HUD log %s", path );
+    int capacity = 0;
+    char* p = csv.text;
+    while ( *p != '\0' )
+    {
+        if ( csv.rowCount == capacity )
+        {
+            capacity = capacity > 0 ? 2 * capacity : 64;
+            csv.rows = realloc( csv.rows, (size_t)capacity * sizeof( char** ) );
+            csv.fieldCounts = realloc( csv.fieldCounts, (size_t)capacity * sizeof( int ) );
+            ck_assert( csv.rows != NULL && csv.fieldCounts != NULL );
+        }
+        char** fields = NULL;
+        int count = 0;
+        for ( bool more = true; more; )
+        {
+            fields = realloc( fields, (size_t)( count + 1 ) * sizeof( char* ) );
+            ck_assert_ptr_nonnull( fields );
+            char* out = p;
+            fields[count++] = out;
+            if ( *p == '"' )
+            {
+                // quoted: "" is a quote
+                ++p;
+                while ( *p != '\0' )
+                {
+                    if ( p[0] == '"' && p[1] == '"' )
+                    {
+                        *out++ = '"';
+                        p += 2;
+                    }
+                    else if ( p[0] == '"' )
+                    {
+                        ++p;
+                        break;
+                    }
+                    else
+                    {
+                        *out++ = *p++;
+                    }
+                }
+            }
+            else
+            {
+                while ( *p != '\0' && *p != ',' && *p != '\n' )
+                {
+                    *out++ = *p++;
+                }
+            }
+            // the delimiter is read before the field's end is written over it
+            more = *p == ',';
+            p += *p != '\0' ? 1 : 0;
+            *out = '\0';
+        }
+        csv.rows[csv.rowCount] = fields;
+        csv.fieldCounts[csv.rowCount] = count;
+        csv.rowCount += 1;
+    }
+    ck_assert_msg( csv.rowCount > 0, "%s is empty", path );
+    return csv;
+}
+
+static void cntFreeCsv( cntCsv* csv )
+{
+    for ( int i = 0; i < csv->rowCount; ++i )
+    {
+        free( csv->rows[i] );
+    }
+    free( csv->rows );
+    free( csv->fieldCounts );
+    free( csv->text );
+    *csv = ( cntCsv ){ 0 };
+}
+
+// The column of a header name; fails the test when there is none.
+static int cntColumn( const cntCsv* csv, const char* name )
+{
+    for ( int i = 0; i < csv->fieldCounts[0]; ++i )
+    {
+        if ( strcmp( csv->rows[0][i], name ) == 0 )
+        {
+            return i;
+        }
+    }
+    ck_abort_msg( "the HUD log has no column %s", name );
+    return -1;
+}
+
+static const char* cntField( const cntCsv* csv, int row, const char* name )
+{
+    int column = cntColumn( csv, name );
+    ck_assert_msg( column < csv->fieldCounts[row], "row %d has %d fields, not %s", row, csv->fieldCounts[row],
+                   name );
+    return csv->rows[row][column];
+}
+
+static double cntNumber( const cntCsv* csv, int row, const char* name )
+{
+    const char* text = cntField( csv, row, name );
+    char* end = NULL;
+    double value = strtod( text, &end );
+    ck_assert_msg( end != text && *end == '\0', "row %d: %s = '%s' is not a number", row, name, text );
+    return value;
+}
+
+// The residual history of a step holds every solve of the step in order (per substep the main
+// pass, then the relax pass when the substep had a soft pass), each as its start and one merit
+// per iteration: its length follows from the report's iteration and pass counts.
+static bool cntHistoryMatches( const cntCsv* csv, int row )
+{
+    int used = (int)cntNumber( csv, row, "iterations" );
+    int relax = (int)cntNumber( csv, row, "relax_iterations" );
+    int passes = (int)cntNumber( csv, row, "solver_passes" );
+    int history = (int)cntNumber( csv, row, "history_count" );
+    return history == used + relax + passes;
+}
+
+// With tolerance 0 every pass spends its budget: each substep's main pass the solver's
+// iterations, each relax pass the world's relax budget (at most the solver's); a substep has a
+// relax pass when something pressed into a soft contact. The counts of a row agree with that.
+static bool cntBudgetsSpent( const cntCsv* csv, int row, int limit )
+{
+    int used = (int)cntNumber( csv, row, "iterations" );
+    int relax = (int)cntNumber( csv, row, "relax_iterations" );
+    int passes = (int)cntNumber( csv, row, "solver_passes" );
+    int substeps = (int)cntNumber( csv, row, "substeps" );
+    int relaxLimit = (int)cntNumber( csv, row, "relax_limit" );
+    int relaxBudget = relaxLimit < limit ? relaxLimit : limit;
+    return substeps >= 1 && used == substeps * limit && relax % relaxBudget == 0 &&
+           relax <= substeps * relaxBudget && passes == substeps + relax / relaxBudget;
 }
 
 // the viewer ran without a sanitizer error; leaks only inside the GL driver (Mesa loads and
@@ -381,7 +527,9 @@ START_TEST( screenshot_shows_the_scene )
 END_TEST
 
 // A script switches the solver twice and changes its parameters; the HUD log (the values the HUD
-// prints, one row per frame) follows. 300 frames, so that the ASan build runs the viewer that long.
+// prints, one row per frame) follows: the solver, its budget spent by every pass, and a residual
+// history as long as the passes the report counts. 300 frames, so that the ASan build runs the
+// viewer that long.
 START_TEST( script_switches_solvers_and_the_hud_follows )
 {
     char script[600], log[600], errors[600], shot[2][600], arguments[2048];
@@ -416,34 +564,30 @@ START_TEST( script_switches_solvers_and_the_hud_follows )
     ck_assert_msg( status == 0, "cairn-viewer exited with %d (stderr in %s)", status, errors );
     cntCheckSanitizerLog( errors );
 
-    char* text = cntReadText( log, NULL );
-    ck_assert_ptr_nonnull( text );
-    int rows = 0, wrong = 0;
+    cntCsv csv = cntReadCsv( log );
+    int rows = csv.rowCount - 1, wrong = 0, relaxed = 0;
     double logResidual[3] = { 0, 0, 0 };
     int counted[3] = { 0, 0, 0 };
     int bodiesAtEnd = 0;
     static const char* const solvers[3] = { "pgs", "psor", "pgj" };
     static const int iterations[3] = { 5, 40, 20 };
-    for ( char* line = strchr( text, '\n' ); line != NULL && line[1] != '\0';
-          line = strchr( line + 1, '\n' ) )
+    for ( int row = 1; row < csv.rowCount; ++row )
     {
-        long long frame, step;
-        double time, limit, residual, penetration, stepMs, solveMs, frameMs;
-        int used, bodies, contacts, history;
-        char solver[32], solveStatus[32];
-        int got = sscanf( line + 1, "%lld,%lld,%lf,%31[^,],%lf,%d,%lf,%31[^,],%d,%d,%lf,%lf,%lf,%d,%lf",
-                          &frame, &step, &time, solver, &limit, &used, &residual, solveStatus, &bodies,
-                          &contacts, &penetration, &stepMs, &solveMs, &history, &frameMs );
-        ck_assert_int_eq( got, 15 );
-        rows += 1;
-        bodiesAtEnd = bodies;
+        long long frame = (long long)cntNumber( &csv, row, "frame" );
+        long long step = (long long)cntNumber( &csv, row, "step" );
+        double limit = cntNumber( &csv, row, "iteration_limit" );
+        int relax = (int)cntNumber( &csv, row, "relax_iterations" );
+        double residual = cntNumber( &csv, row, "residual" );
+        int contacts = (int)cntNumber( &csv, row, "contacts" );
+        bodiesAtEnd = (int)cntNumber( &csv, row, "bodies" );
         int phase = frame < 100 ? 0 : ( frame < 200 ? 1 : 2 );
         // each frame shows the step it took: frame f is step f + 1
         wrong += step != frame + 1;
-        wrong += strcmp( solver, solvers[phase] ) != 0 || limit != iterations[phase];
+        wrong += strcmp( cntField( &csv, row, "solver" ), solvers[phase] ) != 0 || limit != iterations[phase];
         if ( contacts > 0 )
         {
-            wrong += used != iterations[phase] || history != used + 1;
+            wrong += !cntBudgetsSpent( &csv, row, iterations[phase] ) || !cntHistoryMatches( &csv, row );
+            relaxed += relax > 0;
             if ( frame > 20 && residual > 0.0 )
             {
                 logResidual[phase] += log10( residual );
@@ -451,7 +595,9 @@ START_TEST( script_switches_solvers_and_the_hud_follows )
             }
         }
     }
-    free( text );
+    cntFreeCsv( &csv );
+    // the stack presses into its soft contacts: most steps have a relax pass
+    ck_assert_int_gt( relaxed, 100 );
     ck_assert_int_eq( rows, 300 );
     ck_assert_int_eq( wrong, 0 );
     // a dropped capsule joined the tower's 11 bodies
@@ -476,6 +622,109 @@ START_TEST( script_switches_solvers_and_the_hud_follows )
     ck_assert_int_ge( differs, 100 );
     cntFreeImage( &a );
     cntFreeImage( &b );
+}
+END_TEST
+
+// --set goes to the scene loader (the scene's iteration budget), --param to the solver after the
+// load (a choice by name); a script sets parameters by name too; the HUD log shows the parameters
+// as the HUD does, and the grading merits of every step.
+START_TEST( set_and_param_reach_the_world_and_the_hud_log )
+{
+    char script[600], log[600], errors[600], arguments[2048];
+    cntFormat( script, sizeof( script ), "%s/viewer_options.script", CN_TEST_OUTPUT_DIR );
+    cntFormat( log, sizeof( log ), "%s/viewer_options.csv", CN_TEST_OUTPUT_DIR );
+    cntFormat( errors, sizeof( errors ), "%s/viewer_options_stderr.txt", CN_TEST_OUTPUT_DIR );
+    FILE* file = fopen( script, "w" );
+    ck_assert_ptr_nonnull( file );
+    fprintf( file, "10 param kernel fast\n20 param warm_start false\n25 solver no_such_solver\n" );
+    fclose( file );
+    cntFormat( arguments, sizeof( arguments ),
+               "'%s/scenes/tower10.json' --headless --frames 30 --size 320x240 --samples 0 --no-shadows "
+               "--set world.solver.iterations=7 --param kernel=reference --param tolerance=0 "
+               "--script '%s' --hud-log '%s'",
+               CN_ASSETS_DIR, script, log );
+    int status = cntRunViewer( arguments, errors );
+    ck_assert_msg( status == 0, "cairn-viewer exited with %d (stderr in %s)", status, errors );
+    cntCheckSanitizerLog( errors );
+
+    cntCsv csv = cntReadCsv( log );
+    ck_assert_int_eq( csv.rowCount, 31 );
+    int wrong = 0, graded = 0, positive = 0;
+    for ( int row = 1; row < csv.rowCount; ++row )
+    {
+        int frame = (int)cntNumber( &csv, row, "frame" );
+        const char* params = cntField( &csv, row, "params" );
+        // the parameters are written NAME=VALUE, space separated, choices and toggles by name
+        bool reference = strstr( params, "kernel=reference" ) != NULL;
+        bool fast = strstr( params, "kernel=fast" ) != NULL;
+        bool warm = strstr( params, "warm_start=true" ) != NULL;
+        bool cold = strstr( params, "warm_start=false" ) != NULL;
+        wrong += cntNumber( &csv, row, "iteration_limit" ) != 7.0 ||
+                 strstr( params, "iterations=7" ) == NULL || strstr( params, "tolerance=0 " ) == NULL;
+        wrong += frame < 10 ? !( reference && !fast ) : !( fast && !reference );
+        wrong += frame < 20 ? !( warm && !cold ) : !( cold && !warm );
+        if ( cntNumber( &csv, row, "contacts" ) > 0 )
+        {
+            // the merits the layer grades every solve by: pgs solves the pyramid model, so its
+            // residual is the natural-map merit; every merit is finite and not negative
+            double natural = cntNumber( &csv, row, "merit_natural_map" );
+            double residual = cntNumber( &csv, row, "residual" );
+            static const char* const merits[4] = { "merit_cone", "violation_signorini", "violation_coulomb",
+                                                   "violation_dissipation" };
+            wrong += !( isfinite( natural ) && natural >= 0.0 ) || natural != residual;
+            for ( int m = 0; m < 4; ++m )
+            {
+                double value = cntNumber( &csv, row, merits[m] );
+                wrong += !( isfinite( value ) && value >= 0.0 );
+            }
+            wrong += !cntBudgetsSpent( &csv, row, 7 ) || !cntHistoryMatches( &csv, row );
+            graded += 1;
+            positive += natural > 0.0;
+        }
+    }
+    // a refused swap says why on the message line (and pgs runs on)
+    const char* message = cntField( &csv, 26, "message" );
+    ck_assert_msg( cntNumber( &csv, 26, "frame" ) == 25.0 &&
+                       strstr( message, "solver 'no_such_solver' refused: unknown solver" ) != NULL,
+                   "message at frame 25: %s", message );
+    ck_assert_str_eq( cntField( &csv, csv.rowCount - 1, "solver" ), "pgs" );
+    cntFreeCsv( &csv );
+    ck_assert_int_eq( wrong, 0 );
+    // seven sweeps do not solve a tower exactly
+    ck_assert_int_ge( graded, 29 );
+    ck_assert_int_ge( positive, 29 );
+}
+END_TEST
+
+// An unknown scene key in --set, an unknown --param, or a bad value in either: a message that
+// names the key on stderr and exit code 2, before a frame is drawn.
+START_TEST( bad_set_and_param_exit_2_naming_the_key )
+{
+    static const char* const cases[][2] = {
+        { "--set world.solver.iteratoins=50", "world.solver.iteratoins: unknown key" },
+        { "--set world.solver.iterations=lots", "world.solver.iterations: expected a positive integer" },
+        { "--set iterations=50", "--set iterations=50: 'iterations' is a solver parameter" },
+        { "--param iteratoins=50", "--param iteratoins=50: no solver has a parameter 'iteratoins'" },
+        { "--param kernel=fastest",
+          "--param kernel=fastest: kernel: 'fastest' is not one of fast, reference" },
+        { "--solver lemke --param relaxation=1.2",
+          "--param relaxation=1.2: solver 'lemke' has no parameter" },
+    };
+    char errors[600], arguments[2048];
+    cntFormat( errors, sizeof( errors ), "%s/viewer_bad_option_stderr.txt", CN_TEST_OUTPUT_DIR );
+    for ( size_t i = 0; i < sizeof( cases ) / sizeof( cases[0] ); ++i )
+    {
+        cntFormat( arguments, sizeof( arguments ),
+                   "'%s/scenes/tower10.json' --headless --frames 2 --size 320x240 --samples 0 %s",
+                   CN_ASSETS_DIR, cases[i][0] );
+        int status = cntRunViewer( arguments, errors );
+        char* text = cntReadText( errors, NULL );
+        ck_assert_msg( status == 2 && text != NULL && strstr( text, cases[i][1] ) != NULL,
+                       "%s: exit %d, stderr: %s", cases[i][0], status, text != NULL ? text : "(none)" );
+        free( text );
+        // and leaves nothing of ours behind on the way out
+        cntCheckSanitizerLog( errors );
+    }
 }
 END_TEST
 
@@ -699,6 +948,8 @@ static Suite* cntViewerSuite( void )
     TCase* tc = tcase_create( "xvfb" );
     tcase_add_loop_test( tc, screenshot_shows_the_scene, 0, CNT_SCENE_COUNT );
     tcase_add_test( tc, script_switches_solvers_and_the_hud_follows );
+    tcase_add_test( tc, set_and_param_reach_the_world_and_the_hud_log );
+    tcase_add_test( tc, bad_set_and_param_exit_2_naming_the_key );
     tcase_add_test( tc, dragging_a_body_moves_it_with_the_cursor );
     tcase_add_test( tc, bad_input_is_named_and_refused );
     tcase_add_test( tc, colony_cells_are_coloured_by_orientation_and_age );
