@@ -88,7 +88,8 @@ static uint32_t cntRun( cntPyramid* p, int steps )
         ck_assert_int_eq( cnWorld_Step( p->world, 1.0 / 60.0 ), cn_statusOk );
         cnStepReport report = cnWorld_GetStepReport( p->world );
         ck_assert_msg( ( report.warnings & ( cn_warnSolverFailed | cn_warnSolverDiverged ) ) == 0,
-                       "step %d: the solve failed (%s)", step, cnSolveStatusName( (cnSolveStatus)report.solverStatus ) );
+                       "step %d: the solve failed (%s)", step,
+                       cnSolveStatusName( (cnSolveStatus)report.solverStatus ) );
         warnings |= report.warnings;
     }
     return warnings;
@@ -243,6 +244,50 @@ START_TEST( runaway_speed_is_clamped_with_a_warning )
 }
 END_TEST
 
+// A solve that diverges is not applied: every box keeps the velocity it had (bit for bit), the
+// step says so (status, warning, log line), and the next steps run. Forced first (a divergence
+// factor no solve stays under), then pgj's own divergence on the resting pyramid, found by the
+// rule, not silent.
+START_TEST( diverging_solver_keeps_the_velocities_and_says_so )
+{
+    cntPyramid p;
+    cntBuildPyramid( &p );
+    ck_assert_int_eq( cnWorld_SetSolver( p.world, "pgj" ), cn_statusOk );
+    ck_assert_int_eq( cnWorld_SetSolverParam( p.world, "divergence_factor", 1e-12 ), cn_statusOk );
+    cnVec3 before[21];
+    for ( int i = 0; i < p.count; ++i )
+    {
+        cnBody_SetLinearVelocity( p.boxes[i], cnMakeVec3( 0.0, 0.0, -0.01 * i ) );
+        before[i] = cnBody_GetLinearVelocity( p.boxes[i] );
+    }
+    ck_assert_int_eq( cnWorld_Step( p.world, 1.0 / 60.0 ), cn_statusOk );
+    cnStepReport report = cnWorld_GetStepReport( p.world );
+    ck_assert_int_eq( report.solverStatus, cn_solveDiverged );
+    ck_assert( report.warnings & cn_warnSolverDiverged );
+    ck_assert_int_ge( p.log.warningCount, 1 );
+    ck_assert_ptr_nonnull( strstr( p.log.lastMessage, "kept their velocities" ) );
+    for ( int i = 0; i < p.count; ++i )
+    {
+        cnVec3 v = cnBody_GetLinearVelocity( p.boxes[i] );
+        ck_assert_msg( memcmp( &v, &before[i], sizeof( v ) ) == 0, "box %d: (%g %g %g)", i, v.x, v.y, v.z );
+    }
+
+    // the default rule on pgj's own solves: growing sweeps are found and reported
+    ck_assert_int_eq( cnWorld_SetSolverParam( p.world, "divergence_factor", 2.0 ), cn_statusOk );
+    int diverged = 0;
+    int steps = 0;
+    for ( ; steps < 300 && diverged == 0; ++steps )
+    {
+        ck_assert_int_eq( cnWorld_Step( p.world, 1.0 / 60.0 ), cn_statusOk );
+        report = cnWorld_GetStepReport( p.world );
+        diverged += ( report.warnings & cn_warnSolverDiverged ) != 0;
+    }
+    printf( "pgj on the pyramid: first diverged solve at step %d\n", steps );
+    ck_assert_int_eq( diverged, 1 );
+    cnDestroyWorld( p.world );
+}
+END_TEST
+
 Suite* cntBadValuesSuite( void )
 {
     Suite* suite = suite_create( "bad_values" );
@@ -254,6 +299,7 @@ Suite* cntBadValuesSuite( void )
     tcase_add_test( tc, overflowing_force_applied_twice );
     tcase_add_test( tc, velocity_that_overflows_in_the_prediction );
     tcase_add_test( tc, runaway_speed_is_clamped_with_a_warning );
+    tcase_add_test( tc, diverging_solver_keeps_the_velocities_and_says_so );
     suite_add_tcase( suite, tc );
     return suite;
 }
