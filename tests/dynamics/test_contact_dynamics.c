@@ -4,6 +4,7 @@
 #include "dynamics_suites.h"
 #include "test_support.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,11 +42,11 @@ typedef struct cntSlope
     cnVec3 start;
 } cntSlope;
 
-static cntSlope cntMakeSlope( double friction, double timeStep )
+static cntSlope cntMakeSlopeIn( const cnWorldDef* def, double friction )
 {
     cntSlope slope;
     double angle = 20.0 * CN_PI / 180.0;
-    slope.world = cntWorld( timeStep, "pgs" );
+    slope.world = cnCreateWorld( def );
     cnQuat tilt = cnQuatFromAxisAngle( cnMakeVec3( 1.0, 0.0, 0.0 ), angle );
     cnVec3 n = cnRotate( tilt, cnMakeVec3( 0.0, 0.0, 1.0 ) );
     slope.downhill = cnRotate( tilt, cnMakeVec3( 0.0, -1.0, 0.0 ) );
@@ -60,6 +61,13 @@ static cntSlope cntMakeSlope( double friction, double timeStep )
     slope.box =
         cntBox( slope.world, cn_dynamicBody, slope.start, tilt, cnMakeVec3( 0.5, 0.5, 0.5 ), friction, 0.0 );
     return slope;
+}
+
+static cntSlope cntMakeSlope( double friction, double timeStep )
+{
+    cnWorldDef def = cnDefaultWorldDef();
+    def.timeStep = timeStep;
+    return cntMakeSlopeIn( &def, friction );
 }
 
 // friction 0.5 > tan 20 deg = 0.364: the box stays put
@@ -98,6 +106,69 @@ START_TEST( box_slides_on_incline )
     printf( "incline, friction 0.2: acceleration %.5g, closed form %.5g\n", a, expected );
     CNT_ASSERT_REL( a, expected, 0.01 );
     cnDestroyWorld( slope.world );
+}
+END_TEST
+
+// The step report's merits on the box sliding down the 20-degree slope (friction 0.2), PGS from
+// zero each step (no warm start) with k sweeps in both passes and no tolerance stop. Converged, the
+// box slides with the closed-form acceleration, the natural map, Signorini and maximum dissipation
+// are met to rounding; one sweep leaves all three visibly unmet and the acceleration off. The
+// Coulomb column is printed, not asserted: converged PGS squeezes the box with friction pairs that
+// cancel (a pyramid solution outside the circular cone, docs/solvers.md "A worked example").
+START_TEST( sliding_box_meets_the_closed_form_only_at_convergence )
+{
+    static const int sweeps[] = { 1, 2, 5, 10, 100, 1000 };
+    enum
+    {
+        count = (int)( sizeof( sweeps ) / sizeof( sweeps[0] ) )
+    };
+    double dt = 1.0 / 60.0;
+    double angle = 20.0 * CN_PI / 180.0;
+    double expected = 9.81 * ( sin( angle ) - 0.2 * cos( angle ) );
+    cnStepReport reports[count];
+    double accelerations[count];
+    printf( "sliding box, friction 0.2, closed-form acceleration %.6f m/s^2\n", expected );
+    printf( "| sweeps | acceleration error | natural map | cone | Signorini (m/s) | Coulomb (m/s) | "
+            "dissipation (m/s) |\n" );
+    for ( int k = 0; k < count; ++k )
+    {
+        cnWorldDef def = cnDefaultWorldDef();
+        def.timeStep = dt;
+        def.solver.iterations = sweeps[k];
+        def.solver.tolerance = 0.0;
+        def.relaxIterations = sweeps[k];
+        cntSlope slope = cntMakeSlopeIn( &def, 0.2 );
+        ck_assert_int_eq( cnWorld_SetSolverParam( slope.world, "warm_start", 0.0 ), cn_statusOk );
+        // 0.5 s to settle into the slide, then the acceleration over the next 0.5 s
+        for ( int i = 0; i < 30; ++i )
+        {
+            ck_assert_int_eq( cnWorld_Step( slope.world, dt ), cn_statusOk );
+        }
+        double v1 = cnDot( cnBody_GetLinearVelocity( slope.box ), slope.downhill );
+        for ( int i = 0; i < 30; ++i )
+        {
+            ck_assert_int_eq( cnWorld_Step( slope.world, dt ), cn_statusOk );
+        }
+        double v2 = cnDot( cnBody_GetLinearVelocity( slope.box ), slope.downhill );
+        accelerations[k] = ( v2 - v1 ) / 0.5;
+        reports[k] = cnWorld_GetStepReport( slope.world );
+        const cnStepReport* r = reports + k;
+        printf( "| %d | %.2e | %.2e | %.2e | %.2e | %.2e | %.2e |\n", sweeps[k],
+                fabs( accelerations[k] - expected ) / expected, r->meritNaturalMap, r->meritCone,
+                r->violationSignorini, r->violationCoulomb, r->violationDissipation );
+        ck_assert( r->solverRows > 0 && v2 > 1.0 );
+        cnDestroyWorld( slope.world );
+    }
+    const cnStepReport* converged = reports + count - 1;
+    CNT_ASSERT_REL( accelerations[count - 1], expected, 1e-6 );
+    ck_assert_msg( converged->meritNaturalMap < 1e-12 && converged->violationSignorini < 1e-12 &&
+                       converged->violationDissipation < 1e-12,
+                   "converged: natural map %g, Signorini %g, dissipation %g m/s", converged->meritNaturalMap,
+                   converged->violationSignorini, converged->violationDissipation );
+    // one sweep from zero: contacts still closing, friction short of the slide, the motion off
+    ck_assert( reports[0].meritNaturalMap > 1e-4 && reports[0].violationSignorini > 1e-4 &&
+               reports[0].violationDissipation > 1e-5 );
+    ck_assert( fabs( accelerations[0] - expected ) > 1e-3 * expected );
 }
 END_TEST
 
@@ -225,7 +296,8 @@ END_TEST
 // substep the stiffest stable contact, 40 Hz, lets a 15-row pyramid sink about 1 cm under the
 // weight above each face.) Returns the largest displacement of any box from its starting pose over
 // `seconds`.
-static double cntStandStill( cnWorldId world, const cnBodyId* boxes, int count, double seconds, double* finalEnergy )
+static double cntStandStill( cnWorldId world, const cnBodyId* boxes, int count, double seconds,
+                             double* finalEnergy )
 {
     cnVec3* start = malloc( (size_t)count * sizeof( cnVec3 ) );
     ck_assert_ptr_nonnull( start );
@@ -330,8 +402,8 @@ START_TEST( small_box_pyramid_stands_with_the_defaults )
         for ( int j = 0; j < n; ++j )
         {
             double x = ( j - 0.5 * ( n - 1 ) ) * 0.525;
-            boxes[count++] = cntBox( world, cn_dynamicBody, cnMakeVec3( x, 0.0, 0.25 + 0.5 * row ), cn_quatIdentity,
-                                     cnMakeVec3( 0.25, 0.25, 0.25 ), 0.5, 0.0 );
+            boxes[count++] = cntBox( world, cn_dynamicBody, cnMakeVec3( x, 0.0, 0.25 + 0.5 * row ),
+                                     cn_quatIdentity, cnMakeVec3( 0.25, 0.25, 0.25 ), 0.5, 0.0 );
         }
     }
     double energy = 0.0;
@@ -362,8 +434,8 @@ START_TEST( push_out_leaves_less_velocity_with_more_relax )
         def.gravity = cn_vec3Zero;
         def.relaxIterations = budgets[k];
         cnWorldId world = cnCreateWorld( &def );
-        cntBox( world, cn_staticBody, cnMakeVec3( 0.0, 0.0, -1.0 ), cn_quatIdentity, cnMakeVec3( 5.0, 5.0, 1.0 ),
-                0.6, 0.0 );
+        cntBox( world, cn_staticBody, cnMakeVec3( 0.0, 0.0, -1.0 ), cn_quatIdentity,
+                cnMakeVec3( 5.0, 5.0, 1.0 ), 0.6, 0.0 );
         cnBodyId box = cntBox( world, cn_dynamicBody, cnMakeVec3( 0.0, 0.0, 0.49 ), cn_quatIdentity,
                                cnMakeVec3( 0.5, 0.5, 0.5 ), 0.6, 0.0 );
         for ( int step = 0; step < 120; ++step )
@@ -374,8 +446,8 @@ START_TEST( push_out_leaves_less_velocity_with_more_relax )
         ck_assert( cnBody_GetPosition( box ).z > 0.4995 ); // pushed out
         cnDestroyWorld( world );
     }
-    printf( "push-out leftover speed, relax 2 / 3 / 6 / 10 sweeps: %.3g / %.3g / %.3g / %.3g m/s\n", speeds[0],
-            speeds[1], speeds[2], speeds[3] );
+    printf( "push-out leftover speed, relax 2 / 3 / 6 / 10 sweeps: %.3g / %.3g / %.3g / %.3g m/s\n",
+            speeds[0], speeds[1], speeds[2], speeds[3] );
     ck_assert( speeds[0] > speeds[1] && speeds[1] > speeds[2] && speeds[2] > speeds[3] );
     ck_assert_msg( speeds[3] < 1e-4, "relax 10 leaves %g m/s", speeds[3] );
     // the default (3) leaves millimetres per second: the figure docs/solvers.md quotes
@@ -390,6 +462,7 @@ Suite* cntContactDynamicsSuite( void )
     tcase_set_timeout( tc, 600 );
     tcase_add_test( tc, box_sticks_on_incline );
     tcase_add_test( tc, box_slides_on_incline );
+    tcase_add_test( tc, sliding_box_meets_the_closed_form_only_at_convergence );
     tcase_add_test( tc, sphere_bounces_to_a_quarter );
     tcase_add_test( tc, short_stack_rests );
     tcase_add_test( tc, solver_swaps_are_seamless );
