@@ -225,8 +225,9 @@ extern const char* const cn_kernelChoices[2];
 // map at the mixed iterate, so the grading merit is computed only to confirm convergence (when the
 // measure is at or below the tolerance) or when a history is asked for. Rules (Erleben's notes,
 // 4.2) on that measure: absolute (confirmed on the merit), relative, stagnation, and divergence
-// (the solve ends with its update above divergence_factor times the smallest of the solve, or a
-// sweep runs away past a thousand times it: cn_solveDiverged, lambda put back to the start).
+// (the solve ends with its update above divergence_factor times the smallest of the solve and its
+// merit above the start's, or a sweep runs away past a thousand times the smallest update:
+// cn_solveDiverged, lambda put back to the start).
 void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* params, cnSweepKind kind,
                    const cnSolverBudget* budget, const cnSolverProblem* problem, const cnPrepared* prepared,
                    cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats, double* memory );
@@ -249,6 +250,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
       0.0, 0.0, 1.0, cn_paramNumber, NULL, 0 },                                                               \
     { "stagnation_tolerance", "stop when the measure is at most this, unconfirmed (0: off)", 0.0, 0.0, 1.0,   \
       cn_paramNumber, NULL, 0 },                                                                              \
-    { "divergence_factor", "diverged when a solve's last update is above this times its smallest (0: off)",  \
+    { "divergence_factor", "diverged when a solve's last update is above this times its smallest and "       \
+                           "its merit above its start's (0: off)",                                            \
       2.0, 0.0, 1e300, cn_paramNumber, NULL, 0 }
 // clang-format on

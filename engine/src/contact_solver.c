@@ -676,8 +676,14 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         }
         else
         {
-            // relax from the warm start with the full budget, and no push
+            // relax from the warm start with the full budget, and no push: a fallback, said
             softDelta = NULL;
+            report->warnings |= stats.status == cn_solveDiverged ? cn_warnSolverDiverged : cn_warnSolverFailed;
+            cnLogWorld( world, cn_logWarning, cn_statusNotConverged,
+                        "step %lld: solver '%s' ended '%s'%s%s on the soft pass; the hard problem was solved "
+                        "from the warm start instead (no push-out this substep)",
+                        (long long)world->stepIndex + 1, solver->name, cnSolveStatusName( stats.status ),
+                        stats.reason != NULL ? ": " : "", stats.reason != NULL ? stats.reason : "" );
         }
         if ( start != NULL )
         {

@@ -789,10 +789,10 @@ END_TEST
 
 START_TEST( summary_names_warnings_with_counts )
 {
-    // a divergence factor no solve can stay under: every step diverges (and keeps its velocities)
+    // pgj over-relaxed twice over: every step diverges (and keeps its velocities)
     cntCliRun run;
     cJSON* json = cntRunWithReport( cntScenePath( "tower10.json" ),
-                                    "--steps 12 --param divergence_factor=1e-12", &run );
+                                    "--steps 12 --solver pgj --param relaxation=2", &run );
     ck_assert_msg( cntContains( run.out, " J, 12 steps with warnings (solver_diverged 12)\n" ), "summary: %s",
                    run.out );
     ck_assert_double_eq( cntNumber( cntObject( json, "warning_counts" ), "solver_diverged" ), 12.0 );
@@ -816,12 +816,12 @@ START_TEST( repeated_log_lines_are_rate_limited )
     cntCliRun run;
     // one substep a step, so that each step logs one line
     cJSON* json = cntRunWithReport( cntScenePath( "tower10.json" ),
-                                    "--steps 40 --set world.substeps=1 --param divergence_factor=1e-12", &run );
+                                    "--steps 40 --set world.substeps=1 --solver pgj --param relaxation=2", &run );
     // the first five, one line saying that more are counted, and the count at the end
     ck_assert_msg( cntCountLinesWith( run.err, "cairn: warning: step " ) == 5, "stderr: %s", run.err );
-    ck_assert_msg( cntContains( run.err, "cairn: warning: step 1: solver 'pgs' ended 'diverged'" ), "%s",
+    ck_assert_msg( cntContains( run.err, "cairn: warning: step 1: solver 'pgj' ended 'diverged'" ), "%s",
                    run.err );
-    ck_assert_msg( cntContains( run.err, "cairn: warning: step 5: solver 'pgs' ended 'diverged'" ), "%s",
+    ck_assert_msg( cntContains( run.err, "cairn: warning: step 5: solver 'pgj' ended 'diverged'" ), "%s",
                    run.err );
     ck_assert_msg( cntContains( run.err, "step 6:" ) == false, "stderr: %s", run.err );
     ck_assert_msg( cntCountLinesWith( run.err, "are counted, not printed" ) == 1, "stderr: %s", run.err );
@@ -837,7 +837,7 @@ START_TEST( repeated_log_lines_are_rate_limited )
 
     // at the limit nothing is held back, and nothing says so
     json = cntRunWithReport( cntScenePath( "tower10.json" ),
-                             "--steps 5 --set world.substeps=1 --param divergence_factor=1e-12", &run );
+                             "--steps 5 --set world.substeps=1 --solver pgj --param relaxation=2", &run );
     ck_assert_int_eq( cntCountLinesWith( run.err, "cairn: warning: step " ), 5 );
     ck_assert_int_eq( cntCountLines( run.err ), 5 );
     ck_assert_double_eq( cntNumber( json, "log_lines_suppressed" ), 0.0 );
