@@ -4,12 +4,13 @@
 // the scene's solver (pgs) for a settling time, swap to the solver under test, cold start it
 // (warm_start 0, tolerance 0, so the residual curve is its own) and solve ONE step with an
 // iteration limit k, reading the step report. Every (solver, k) pair gets a fresh load and settle,
-// so all of them solve the same problem. A direct solver (lemke) runs once. A second table shows
-// what warm starting buys at 10 iterations over a few steps. See tests/bench/README.md.
+// so all of them solve the same problem. A direct solver (lemke) runs once. A third table shows
+// what warm starting buys at 10 iterations over a few steps, a fourth what one sweep costs per row
+// (the slope of the solve time between two budgets). See tests/bench/README.md.
 //
 // cairn_bench_solvers                                  pyramid20 and pile1000, every solver
 // cairn_bench_solvers --scene FILE [--scene FILE ...] [--solver NAME ...] [--iterations 1,2,5]
-//                     [--settle SECONDS] [--warm-steps N] [--lemke-max-rows N]
+//                     [--settle SECONDS] [--warm-steps N] [--lemke-max-rows N] [--cost-repeats N]
 #define _POSIX_C_SOURCE 200809L
 
 #include "cairn/cairn.h"
@@ -32,6 +33,10 @@
 #define BENCH_MAX_ITERATIONS 32
 // iteration limit of the warm-start table (the engine's default)
 #define BENCH_WARM_ITERATIONS 10
+// the two budgets of the sweep-cost table, and its most repeats
+#define BENCH_COST_LOW     10
+#define BENCH_COST_HIGH    110
+#define BENCH_COST_REPEATS 64
 
 typedef struct BenchConfig
 {
@@ -47,6 +52,8 @@ typedef struct BenchConfig
     // the pgs rows / 3 (lemke gets normal rows only); 0: never skipped (lemke itself reports
     // "unsupported" above its dense limit)
     int lemkeMaxRows;
+    // pairs of steps of the sweep-cost table (0: no table)
+    int costRepeats;
 } BenchConfig;
 
 // one row of the sweep table
@@ -179,11 +186,12 @@ static void PrintSolveRow( const char* label, const cnSolverVTable* solver, doub
                            const SolveRow* row )
 {
     const cnStepReport* r = &row->report;
-    double work = (double)r->solverRows * (double)r->solverIterations;
+    double work = (double)r->solverRows * (double)( r->solverIterations + r->relaxIterations );
     double nsPerRowIteration = work > 0.0 ? r->solveMs * 1.0e6 / work : 0.0;
-    printf( "%s,%s,%d,%.6e,%.4f,%d,%.2f,%s,%.0f,%.4f\n", label, solver->name, r->solverIterations,
-            r->solverResidual, r->solveMs, r->solverRows, nsPerRowIteration,
-            cnSolveStatusName( (cnSolveStatus)r->solverStatus ), limit, row->stepCpuMs );
+    printf( "%s,%s,%d,%.6e,%.4f,%d,%.2f,%s,%.0f,%.4f,%d,%d,%.6e,%.6e\n", label, solver->name,
+            r->solverIterations, r->solverResidual, r->solveMs, r->solverRows, nsPerRowIteration,
+            cnSolveStatusName( (cnSolveStatus)r->solverStatus ), limit, row->stepCpuMs, r->relaxIterations,
+            r->substeps, r->meritNaturalMap, r->violationSignorini );
     fflush( stdout );
 }
 
@@ -335,6 +343,64 @@ static bool RunWarm( const BenchConfig* config, const char* path, const char* la
     return true;
 }
 
+// Table 4: what one sweep costs per row. After the settle, warm-started, tolerance 0: steps with
+// BENCH_COST_LOW and BENCH_COST_HIGH sweeps in turn. Each step's sweeps are its main and relax
+// sweeps over its substeps; the assembly, preparation and grading cost the same at both budgets,
+// so the slope (solve ms difference over the sweep difference times the rows) is the sweep alone.
+static int CompareDoubles( const void* a, const void* b )
+{
+    double x = *(const double*)a;
+    double y = *(const double*)b;
+    return ( x > y ) - ( x < y );
+}
+
+static bool RunCost( const BenchConfig* config, const char* path, const char* label,
+                     const cnSolverVTable* solver )
+{
+    cnScene scene;
+    if ( Load( path, &scene ) == false )
+    {
+        return false;
+    }
+    cnWorldId world = scene.worldId;
+    bool ok = Settle( world, config->settleSeconds ) && Configure( world, solver, 1, BENCH_COST_LOW );
+    double dt = cnWorld_GetDef( world ).timeStep;
+    double slopes[BENCH_COST_REPEATS];
+    int count = 0;
+    double rows = 0.0;
+    for ( int r = 0; ok && r < config->costRepeats; ++r )
+    {
+        cnStepReport low;
+        cnStepReport high;
+        ok = SetParamIfAny( world, "iterations", BENCH_COST_LOW ) && cnWorld_Step( world, dt ) == cn_statusOk;
+        low = cnWorld_GetStepReport( world );
+        ok = ok && SetParamIfAny( world, "iterations", BENCH_COST_HIGH ) &&
+             cnWorld_Step( world, dt ) == cn_statusOk;
+        high = cnWorld_GetStepReport( world );
+        double sweeps = (double)( high.solverIterations + high.relaxIterations - low.solverIterations -
+                                  low.relaxIterations );
+        double pairRows = 0.5 * (double)( low.solverRows + high.solverRows );
+        if ( ok && sweeps > 0.0 && pairRows > 0.0 )
+        {
+            slopes[count++] = ( high.solveMs - low.solveMs ) * 1.0e6 / ( sweeps * pairRows );
+            rows += pairRows;
+        }
+    }
+    if ( ok && count > 0 )
+    {
+        qsort( slopes, (size_t)count, sizeof( double ), CompareDoubles );
+        printf( "%s,%s,%d,%d,%.0f,%d,%.2f,%.2f,%.2f\n", label, solver->name, BENCH_COST_LOW, BENCH_COST_HIGH,
+                rows / count, count, slopes[0], slopes[count / 2], slopes[count - 1] );
+        fflush( stdout );
+        if ( isfinite( slopes[count / 2] ) == false )
+        {
+            s_failures += 1;
+        }
+    }
+    cnDestroyWorld( world );
+    return ok;
+}
+
 static bool Selected( const BenchConfig* config, const cnSolverVTable* solver )
 {
     if ( ( solver->caps & cn_solverMatrixFree ) == 0 )
@@ -359,7 +425,7 @@ static void Usage( const char* program )
 {
     fprintf( stderr,
              "usage: %s [--scene FILE ...] [--solver NAME ...] [--iterations K,K,...] [--settle SECONDS]\n"
-             "       [--warm-steps N] [--lemke-max-rows N]\n",
+             "       [--warm-steps N] [--lemke-max-rows N] [--cost-repeats N]\n",
              program );
     exit( 2 );
 }
@@ -379,7 +445,7 @@ static int ParseInt( const char* text, const char* name, int lo, int hi )
 int main( int argc, char** argv )
 {
     static const int defaultIterations[] = { 1, 2, 5, 10, 20, 50, 100, 200 };
-    BenchConfig config = { .settleSeconds = 2.0, .warmSteps = 5, .lemkeMaxRows = 0 };
+    BenchConfig config = { .settleSeconds = 2.0, .warmSteps = 5, .lemkeMaxRows = 0, .costRepeats = 7 };
     for ( int i = 1; i < argc; ++i )
     {
         const char* arg = argv[i];
@@ -425,6 +491,10 @@ int main( int argc, char** argv )
         else if ( strcmp( arg, "--warm-steps" ) == 0 )
         {
             config.warmSteps = ParseInt( value, arg, 0, 100000 );
+        }
+        else if ( strcmp( arg, "--cost-repeats" ) == 0 )
+        {
+            config.costRepeats = ParseInt( value, arg, 0, BENCH_COST_REPEATS );
         }
         else if ( strcmp( arg, "--lemke-max-rows" ) == 0 )
         {
@@ -472,8 +542,8 @@ int main( int argc, char** argv )
         }
     }
 
-    printf(
-        "\nscene,solver,iterations,residual,solve_ms,rows,ns_per_row_iteration,status,limit,step_cpu_ms\n" );
+    printf( "\nscene,solver,iterations,residual,solve_ms,rows,ns_per_row_iteration,status,limit,step_cpu_ms,"
+            "relax_iterations,substeps,merit_natural_map,violation_signorini\n" );
     for ( int s = 0; s < config.sceneCount; ++s )
     {
         for ( int v = 0; v < solverCount; ++v )
@@ -494,6 +564,23 @@ int main( int argc, char** argv )
             {
                 if ( ( solvers[v]->caps & cn_solverDirect ) == 0 &&
                      RunWarm( &config, config.scenes[s], labels[s], solvers[v] ) == false )
+                {
+                    return 1;
+                }
+            }
+        }
+    }
+    if ( config.costRepeats > 0 )
+    {
+        printf(
+            "\nscene,solver,low_sweeps,high_sweeps,rows,pairs,ns_per_row_sweep_min,ns_per_row_sweep_median,"
+            "ns_per_row_sweep_max\n" );
+        for ( int s = 0; s < config.sceneCount; ++s )
+        {
+            for ( int v = 0; v < solverCount; ++v )
+            {
+                if ( ( solvers[v]->caps & cn_solverDirect ) == 0 &&
+                     RunCost( &config, config.scenes[s], labels[s], solvers[v] ) == false )
                 {
                     return 1;
                 }
