@@ -17,9 +17,8 @@
 // velocities, the worst over the contact points, so that they read as what a user would see:
 // "a contact closes at 2 mm/s", "friction lets a point slide at 1 cm/s it should not".
 
-#include "solver_kit.h"
-
 #include "core.h"
+#include "solver_kit.h"
 
 #include <math.h>
 #include <string.h>

@@ -56,8 +56,8 @@ const char* cnSolveStatusName( cnSolveStatus status )
 {
     switch ( status )
     {
-#define CN_SOLVE_STATUS_NAME( name, text, usable )                                                                     \
-    case name:                                                                                                         \
+#define CN_SOLVE_STATUS_NAME( name, text, usable )                                                           \
+    case name:                                                                                               \
         return text;
         CN_SOLVE_STATUS_LIST( CN_SOLVE_STATUS_NAME )
 #undef CN_SOLVE_STATUS_NAME
@@ -74,8 +74,8 @@ bool cnSolveStatusIsUsable( cnSolveStatus status, uint32_t caps )
     }
     switch ( status )
     {
-#define CN_SOLVE_STATUS_USABLE( name, text, usable )                                                                   \
-    case name:                                                                                                         \
+#define CN_SOLVE_STATUS_USABLE( name, text, usable )                                                         \
+    case name:                                                                                               \
         return usable;
         CN_SOLVE_STATUS_LIST( CN_SOLVE_STATUS_USABLE )
 #undef CN_SOLVE_STATUS_USABLE
@@ -218,8 +218,8 @@ const char* cnFormatSolverParam( const cnSolverParam* param, double value, char*
     {
         return "";
     }
-    if ( param != NULL && param->type == cn_paramChoice && value >= 0.0 && value < (double)param->choiceCount &&
-         value == floor( value ) )
+    if ( param != NULL && param->type == cn_paramChoice && value >= 0.0 &&
+         value < (double)param->choiceCount && value == floor( value ) )
     {
         cnFormat( buffer, size, "%s", param->choices[(int)value] );
     }
@@ -257,7 +257,8 @@ cnSolverBudget cnBudgetFromParams( const cnSolverVTable* solver, const double* p
     int deadline = cnFindSolverParam( solver, "deadline_ms" );
     if ( iterations >= 0 )
     {
-        budget.maxIterations = (int)cnSolverParamValue( solver->params, solver->paramCount, params, iterations );
+        budget.maxIterations =
+            (int)cnSolverParamValue( solver->params, solver->paramCount, params, iterations );
     }
     if ( tolerance >= 0 )
     {
@@ -293,7 +294,8 @@ static const char* cnRefusal( const cnSolverVTable* solver, const cnSolverProble
         {
             return "contacts with friction rows: this solver takes frictionless normals only";
         }
-        if ( group->kind == cn_groupContact && group->model == cn_frictionCone && ( caps & cn_solverCone ) == 0 )
+        if ( group->kind == cn_groupContact && group->model == cn_frictionCone &&
+             ( caps & cn_solverCone ) == 0 )
         {
             return "contacts with the exact friction cone: this solver solves the pyramid only";
         }
@@ -328,14 +330,14 @@ cnPrepared* cnLayerPrepare( const cnSolverProblem* problem, cnArena* arena, cons
     return prepared;
 }
 
-void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params, const cnSolverBudget* budget,
-                   cnSolverProblem* problem, cnSolverSolution* solution, cnArena* arena,
-                   const cnLayerOptions* options, cnSolverStats* stats )
+void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params,
+                   const cnSolverBudget* budget, cnSolverProblem* problem, cnSolverSolution* solution,
+                   cnArena* arena, const cnLayerOptions* options, cnSolverStats* stats )
 {
     uint64_t start = cnGetTicks();
     cnSolverMerits nan = { (double)NAN, (double)NAN, (double)NAN, (double)NAN, (double)NAN };
-    *stats = ( cnSolverStats ){ .status = cn_solveUnsupported, .residual = (double)NAN,
-                                .ownMeasure = (double)NAN, .merits = nan };
+    *stats = ( cnSolverStats ){
+        .status = cn_solveUnsupported, .residual = (double)NAN, .ownMeasure = (double)NAN, .merits = nan };
     cnScratch scratch = { .arena = arena };
     cnPrepared local;
     cnPrepared* prepared = options != NULL ? options->prepared : NULL;
@@ -431,7 +433,8 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
             // what the world applies is what was graded
             if ( solution->deltaVelocity != NULL && problem->matrix == NULL )
             {
-                memcpy( solution->deltaVelocity, velocity, 6 * (size_t)problem->bodyCount * sizeof( double ) );
+                memcpy( solution->deltaVelocity, velocity,
+                        6 * (size_t)problem->bodyCount * sizeof( double ) );
             }
         }
     }

@@ -35,6 +35,6 @@ typedef struct cnLayerOptions
 // given, matrix-free problems) is set to W J^T of the impulses returned, recomputed by the layer
 // when it grades, so that what the world applies is what was graded. An unusable problem ends
 // cn_solveUnsupported with stats->reason and lambda untouched. stats->milliseconds covers all of it.
-void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params, const cnSolverBudget* budget,
-                   cnSolverProblem* problem, cnSolverSolution* solution, cnArena* arena,
-                   const cnLayerOptions* options, cnSolverStats* stats );
+void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params,
+                   const cnSolverBudget* budget, cnSolverProblem* problem, cnSolverSolution* solution,
+                   cnArena* arena, const cnLayerOptions* options, cnSolverStats* stats );

@@ -17,20 +17,21 @@
 
 static const cnSolverParam cn_pgjParams[] = { CN_SWEEP_PARAM_TABLE( 0.3 ) };
 
-static void cnPgjSolve( void* state, const double* params, const cnSolverBudget* budget, cnSolverProblem* problem,
-                        const cnPrepared* prepared, cnSolverSolution* solution, cnArena* arena,
-                        cnSolverStats* stats )
+static void cnPgjSolve( void* state, const double* params, const cnSolverBudget* budget,
+                        cnSolverProblem* problem, const cnPrepared* prepared, cnSolverSolution* solution,
+                        cnArena* arena, cnSolverStats* stats )
 {
     (void)state;
-    cnSweepSolve( cn_pgjParams, cn_sweepParamCount, params, cn_sweepJacobi, budget, problem, prepared, solution,
-                  arena, stats, NULL );
+    cnSweepSolve( cn_pgjParams, cn_sweepParamCount, params, cn_sweepJacobi, budget, problem, prepared,
+                  solution, arena, stats, NULL );
 }
 
 const cnSolverVTable cn_pgjSolver = {
     .name = "pgj",
     .description = "projected Gauss-Jacobi (damped, relaxation 0.3)",
     .apiVersion = CN_SOLVER_API_VERSION,
-    .caps = cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
+    .caps =
+        cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
     .model = cn_modelPyramid,
     .iterationUnit = "sweep",
     .params = cn_pgjParams,

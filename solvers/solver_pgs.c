@@ -11,9 +11,9 @@
 
 static const cnSolverParam cn_pgsParams[] = { CN_SWEEP_PARAM_TABLE( 1.0 ) };
 
-static void cnPgsSolve( void* state, const double* params, const cnSolverBudget* budget, cnSolverProblem* problem,
-                        const cnPrepared* prepared, cnSolverSolution* solution, cnArena* arena,
-                        cnSolverStats* stats )
+static void cnPgsSolve( void* state, const double* params, const cnSolverBudget* budget,
+                        cnSolverProblem* problem, const cnPrepared* prepared, cnSolverSolution* solution,
+                        cnArena* arena, cnSolverStats* stats )
 {
     (void)state;
     cnSweepSolve( cn_pgsParams, cn_sweepParamCount, params, cn_sweepGaussSeidel, budget, problem, prepared,
@@ -24,7 +24,8 @@ const cnSolverVTable cn_pgsSolver = {
     .name = "pgs",
     .description = "projected Gauss-Seidel (sequential impulses)",
     .apiVersion = CN_SOLVER_API_VERSION,
-    .caps = cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
+    .caps =
+        cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
     .model = cn_modelPyramid,
     .iterationUnit = "sweep",
     .params = cn_pgsParams,

@@ -20,7 +20,8 @@ const cnSolverVTable cn_psorSolver = {
     .name = "psor",
     .description = "projected successive over-relaxation (PGS with relaxation 1.4)",
     .apiVersion = CN_SOLVER_API_VERSION,
-    .caps = cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
+    .caps =
+        cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
     .model = cn_modelPyramid,
     .iterationUnit = "sweep",
     .params = cn_psorParams,

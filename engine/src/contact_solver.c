@@ -64,7 +64,8 @@ static void cnStoreBlock( double* out, cnMat3 m )
     memcpy( out, &t, 9 * sizeof( double ) );
 }
 
-static bool cnAllocRows( cnArena* arena, cnContactRows* rows, int bodyRows, int rowCapacity, int groupCapacity )
+static bool cnAllocRows( cnArena* arena, cnContactRows* rows, int bodyRows, int rowCapacity,
+                         int groupCapacity )
 {
     memset( rows, 0, sizeof( *rows ) );
     size_t n = (size_t)( rowCapacity > 0 ? rowCapacity : 1 );
@@ -141,8 +142,8 @@ static cnVec3 cnPointVelocity( const cnVec3* linear, const cnVec3* angular, int 
 
 // append one row along `d` between body rows ra and rb (-1: the ground) at lever arms rA, rB, with
 // b = J v (every moving body, kinematic ones included) + bias
-static int cnAddRow( cnContactRows* rows, const cnWorld* world, int ra, int rb, cnVec3 rA, cnVec3 rB, cnVec3 d,
-                     double bias )
+static int cnAddRow( cnContactRows* rows, const cnWorld* world, int ra, int rb, cnVec3 rA, cnVec3 rB,
+                     cnVec3 d, double bias )
 {
     cnSolverProblem* p = &rows->problem;
     int i = p->rowCount++;
@@ -285,7 +286,8 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
             cnVec3 slide = cnSub( vB, vA );
             slide = cnMulAdd( slide, -cnDot( slide, normal ), normal );
             double speed = cnLength( slide );
-            cnVec3 t1 = speed > CN_SLIDE_THRESHOLD ? cnScale( 1.0 / speed, slide ) : cnPerpendicular( normal );
+            cnVec3 t1 =
+                speed > CN_SLIDE_THRESHOLD ? cnScale( 1.0 / speed, slide ) : cnPerpendicular( normal );
             cnVec3 t2 = cnCross( normal, t1 );
             cnVec3 tangents[2] = { t1, t2 };
             for ( int j = 0; j < 2; ++j )
@@ -402,7 +404,8 @@ static int cnAddRecursionRows( cnWorld* world, cnContactRows* rows, const double
             }
             cnVec3 rA = bodyRows[0] >= 0 ? cnSub( mp->point, centers[0] ) : cn_vec3Zero;
             cnVec3 rB = bodyRows[1] >= 0 ? cnSub( mp->point, centers[1] ) : cn_vec3Zero;
-            int i = cnAddRow( rows, world, bodyRows[0], bodyRows[1], rA, rB, mp->normal, mp->separation / timeStep );
+            int i = cnAddRow( rows, world, bodyRows[0], bodyRows[1], rA, rB, mp->normal,
+                              mp->separation / timeStep );
             // b = J v0 + separation / dt - J v* = separation / dt - J delta
             const double* ja = problem->jacobianA + 6 * i;
             const double* jb = problem->jacobianB + 6 * i;
@@ -451,7 +454,8 @@ static void cnStoreImpulses( cnWorld* world, const cnContactRows* rows, const do
         }
         else
         {
-            contact->tangentImpulse[k] = cnMulAdd( contact->tangentImpulse[k], lambda[i], rows->direction[i] );
+            contact->tangentImpulse[k] =
+                cnMulAdd( contact->tangentImpulse[k], lambda[i], rows->direction[i] );
         }
     }
 }
@@ -654,15 +658,16 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     bool usable;
     if ( soft && singlePass == false )
     {
-        softDelta = cnArenaAlloc( arena, 6 * (size_t)( rows.bodyCount > 0 ? rows.bodyCount : 1 ) * sizeof( double ), 16 );
+        softDelta = cnArenaAlloc(
+            arena, 6 * (size_t)( rows.bodyCount > 0 ? rows.bodyCount : 1 ) * sizeof( double ), 16 );
         double* softLambda = cnArenaAlloc( arena, count * sizeof( double ), 16 );
         if ( softDelta == NULL || softLambda == NULL )
         {
             return cn_statusOutOfMemory;
         }
         cnCopyDoubles( softLambda, rows.lambda, problem->rowCount );
-        bool softUsable =
-            cnSolvePass( world, &rows, prepared, false, softB, softness, &budget, softLambda, softDelta, &stats );
+        bool softUsable = cnSolvePass( world, &rows, prepared, false, softB, softness, &budget, softLambda,
+                                       softDelta, &stats );
         report->solverIterations += stats.iterations;
         cnSolverBudget relax = budget;
         if ( softUsable )
@@ -670,15 +675,17 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             cnCopyDoubles( rows.lambda, softLambda, problem->rowCount );
             if ( direct == false )
             {
-                relax.maxIterations = world->def.relaxIterations < budget.maxIterations ? world->def.relaxIterations
-                                                                                         : budget.maxIterations;
+                relax.maxIterations = world->def.relaxIterations < budget.maxIterations
+                                          ? world->def.relaxIterations
+                                          : budget.maxIterations;
             }
         }
         else
         {
             // relax from the warm start with the full budget, and no push: a fallback, said
             softDelta = NULL;
-            report->warnings |= stats.status == cn_solveDiverged ? cn_warnSolverDiverged : cn_warnSolverFailed;
+            report->warnings |=
+                stats.status == cn_solveDiverged ? cn_warnSolverDiverged : cn_warnSolverFailed;
             cnLogWorld( world, cn_logWarning, cn_statusNotConverged,
                         "step %lld: solver '%s' ended '%s'%s%s on the soft pass; the hard problem was solved "
                         "from the warm start instead (no push-out this substep)",
@@ -705,8 +712,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
-        usable = cnSolvePass( world, &rows, prepared, true, soft ? softB : hardB, soft ? softness : NULL, &budget,
-                              rows.lambda, delta, &stats );
+        usable = cnSolvePass( world, &rows, prepared, true, soft ? softB : hardB, soft ? softness : NULL,
+                              &budget, rows.lambda, delta, &stats );
         report->solverIterations += stats.iterations;
     }
 
@@ -714,7 +721,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     for ( int level = 0; usable && level < recursions; ++level )
     {
         double* keptLambda = cnArenaAlloc( arena, (size_t)problem->rowCapacity * sizeof( double ), 16 );
-        double* keptDelta = cnArenaAlloc( arena, 6 * (size_t)( rows.bodyCount > 0 ? rows.bodyCount : 1 ) * sizeof( double ), 16 );
+        double* keptDelta = cnArenaAlloc(
+            arena, 6 * (size_t)( rows.bodyCount > 0 ? rows.bodyCount : 1 ) * sizeof( double ), 16 );
         if ( keptLambda == NULL || keptDelta == NULL )
         {
             return cn_statusOutOfMemory;
@@ -732,8 +740,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
         cnSolverStats levelStats;
-        if ( cnSolvePass( world, &rows, prepared, true, hardB, NULL, &budget, rows.lambda, delta, &levelStats ) ==
-             false )
+        if ( cnSolvePass( world, &rows, prepared, true, hardB, NULL, &budget, rows.lambda, delta,
+                          &levelStats ) == false )
         {
             // the level's rows go; the last good level stays
             problem->rowCount = rowsBefore;
@@ -762,7 +770,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         cnLogWorld( world, cn_logWarning, cn_statusNotConverged,
                     "step %lld: solver '%s' ended '%s'%s%s; its %d bodies kept their velocities this step",
                     (long long)world->stepIndex + 1, solver->name, cnSolveStatusName( stats.status ),
-                    stats.reason != NULL ? ": " : "", stats.reason != NULL ? stats.reason : "", rows.bodyCount );
+                    stats.reason != NULL ? ": " : "", stats.reason != NULL ? stats.reason : "",
+                    rows.bodyCount );
         cnKeepPreviousVelocities( world, &rows, scratch );
         return cn_statusOk;
     }

@@ -131,18 +131,21 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
     if ( def->substeps < 0 || def->substeps > 64 ||
          !( isfinite( def->contactHertz ) && def->contactHertz > 0.0 ) )
     {
-        cnFormat( message, size, "world def: substeps must be 0 (automatic) to 64 and contactHertz > 0, got %d and %g",
+        cnFormat( message, size,
+                  "world def: substeps must be 0 (automatic) to 64 and contactHertz > 0, got %d and %g",
                   def->substeps, def->contactHertz );
         return false;
     }
     if ( def->relaxIterations < 1 || def->relaxIterations > 1000 )
     {
-        cnFormat( message, size, "world def: relaxIterations must be 1 to 1000, got %d", def->relaxIterations );
+        cnFormat( message, size, "world def: relaxIterations must be 1 to 1000, got %d",
+                  def->relaxIterations );
         return false;
     }
     if ( !( isfinite( def->maxLinearSpeed ) && def->maxLinearSpeed > 0.0 ) )
     {
-        cnFormat( message, size, "world def: maxLinearSpeed must be a positive number, got %g", def->maxLinearSpeed );
+        cnFormat( message, size, "world def: maxLinearSpeed must be a positive number, got %g",
+                  def->maxLinearSpeed );
         return false;
     }
     if ( def->contactRecursions < 0 || def->contactRecursions > 16 )
@@ -654,7 +657,8 @@ void cnGuardVelocities( cnWorld* world )
     double limit = world->def.maxLinearSpeed;
     for ( int row = 0; row < b->count; ++row )
     {
-        if ( cnIsFiniteVec3( b->linearVelocity[row] ) == false || cnIsFiniteVec3( b->angularVelocity[row] ) == false )
+        if ( cnIsFiniteVec3( b->linearVelocity[row] ) == false ||
+             cnIsFiniteVec3( b->angularVelocity[row] ) == false )
         {
             b->linearVelocity[row] = b->safeLinearVelocity[row];
             b->angularVelocity[row] = b->safeAngularVelocity[row];

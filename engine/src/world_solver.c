@@ -150,7 +150,8 @@ void cnDestroyWorldSolver( cnWorld* world )
     }
     world->solver = NULL;
     world->solverState = NULL;
-    cnFree( &world->allocator, world->residualHistory, (size_t)world->residualHistoryCapacity * sizeof( double ) );
+    cnFree( &world->allocator, world->residualHistory,
+            (size_t)world->residualHistoryCapacity * sizeof( double ) );
     world->residualHistory = NULL;
     world->residualHistoryCapacity = 0;
     world->residualHistoryCount = 0;
@@ -185,7 +186,8 @@ cnStatus cnWorld_SetResidualHistory( cnWorldId worldId, int capacity )
             return cn_statusOutOfMemory;
         }
     }
-    cnFree( &world->allocator, world->residualHistory, (size_t)world->residualHistoryCapacity * sizeof( double ) );
+    cnFree( &world->allocator, world->residualHistory,
+            (size_t)world->residualHistoryCapacity * sizeof( double ) );
     world->residualHistory = history;
     world->residualHistoryCapacity = capacity;
     world->residualHistoryCount = 0;
@@ -272,11 +274,12 @@ cnStatus cnWorld_SetSolverParam( cnWorldId worldId, const char* name, double val
         return cn_statusWorldLocked;
     }
     char message[256];
-    cnStatus status =
-        name != NULL ? cnSetParam( world, name, value, message, sizeof( message ) ) : cn_statusInvalidArgument;
+    cnStatus status = name != NULL ? cnSetParam( world, name, value, message, sizeof( message ) )
+                                   : cn_statusInvalidArgument;
     if ( status != cn_statusOk )
     {
-        cnLogWorld( world, cn_logError, status, "cnWorld_SetSolverParam: %s", name != NULL ? message : "no name" );
+        cnLogWorld( world, cn_logError, status, "cnWorld_SetSolverParam: %s",
+                    name != NULL ? message : "no name" );
         return status;
     }
     if ( strcmp( name, "iterations" ) == 0 )

@@ -476,13 +476,15 @@ START_TEST( free_fall_matches_semi_implicit_euler )
     int substeps = (int)cntNumber( json, "substeps" );
     ck_assert_int_eq( substeps, 2 );
     const cJSON* ball = cntBody( json, 1 );
-    CNT_ASSERT_REL( cntComponent( ball, "position", 2 ), cntEulerPosition( 100.0, 2.0, g, dt, n, substeps ), 1e-12 );
+    CNT_ASSERT_REL( cntComponent( ball, "position", 2 ), cntEulerPosition( 100.0, 2.0, g, dt, n, substeps ),
+                    1e-12 );
     CNT_ASSERT_REL( cntComponent( ball, "linear_velocity", 2 ), 2.0 + n * g * dt, 1e-12 );
     CNT_ASSERT_REL( cntComponent( ball, "position", 0 ), n * dt * 1.5, 1e-12 );
     CNT_ASSERT_ABS( cntComponent( ball, "position", 1 ), 0.0, 0.0 );
 
     const cJSON* box = cntBody( json, 2 );
-    CNT_ASSERT_REL( cntComponent( box, "position", 2 ), cntEulerPosition( 100.0, 0.0, g, dt, n, substeps ), 1e-12 );
+    CNT_ASSERT_REL( cntComponent( box, "position", 2 ), cntEulerPosition( 100.0, 0.0, g, dt, n, substeps ),
+                    1e-12 );
     CNT_ASSERT_REL( cntComponent( box, "position", 0 ), 20.0, 1e-12 );
     CNT_ASSERT_REL( cntComponent( box, "angular_velocity", 2 ), 1.0, 1e-12 );
     cJSON_Delete( json );
@@ -499,7 +501,8 @@ START_TEST( set_gravity_changes_the_result )
     CNT_ASSERT_REL( z, cntEulerPosition( 100.0, 2.0, -1.0, FREE_FALL_DT, n, substeps ), 1e-12 );
     CNT_ASSERT_ABS( cntComponent( ball, "linear_velocity", 2 ), 2.0 - n * FREE_FALL_DT, 1e-12 );
     // and it is not the default gravity's answer
-    ck_assert( fabs( z - cntEulerPosition( 100.0, 2.0, FREE_FALL_GRAVITY, FREE_FALL_DT, n, substeps ) ) > 1.0 );
+    ck_assert( fabs( z - cntEulerPosition( 100.0, 2.0, FREE_FALL_GRAVITY, FREE_FALL_DT, n, substeps ) ) >
+               1.0 );
     cJSON_Delete( json );
 }
 END_TEST
@@ -511,9 +514,9 @@ START_TEST( dt_option_sets_the_time_step )
     cJSON* json = cntRunFreeFall( "--steps 250 --dt 0.004" );
     ck_assert_double_eq( cntNumber( json, "dt" ), dt );
     CNT_ASSERT_REL( cntNumber( json, "simulated_time" ), n * dt, 1e-12 );
-    CNT_ASSERT_REL( cntComponent( cntBody( json, 1 ), "position", 2 ),
-                    cntEulerPosition( 100.0, 2.0, FREE_FALL_GRAVITY, dt, n, (int)cntNumber( json, "substeps" ) ),
-                    1e-12 );
+    CNT_ASSERT_REL(
+        cntComponent( cntBody( json, 1 ), "position", 2 ),
+        cntEulerPosition( 100.0, 2.0, FREE_FALL_GRAVITY, dt, n, (int)cntNumber( json, "substeps" ) ), 1e-12 );
     cJSON_Delete( json );
 }
 END_TEST
@@ -815,8 +818,9 @@ START_TEST( repeated_log_lines_are_rate_limited )
 {
     cntCliRun run;
     // one substep a step, so that each step logs one line
-    cJSON* json = cntRunWithReport( cntScenePath( "tower10.json" ),
-                                    "--steps 40 --set world.substeps=1 --solver pgj --param relaxation=2", &run );
+    cJSON* json =
+        cntRunWithReport( cntScenePath( "tower10.json" ),
+                          "--steps 40 --set world.substeps=1 --solver pgj --param relaxation=2", &run );
     // the first five, one line saying that more are counted, and the count at the end
     ck_assert_msg( cntCountLinesWith( run.err, "cairn: warning: step " ) == 5, "stderr: %s", run.err );
     ck_assert_msg( cntContains( run.err, "cairn: warning: step 1: solver 'pgj' ended 'diverged'" ), "%s",

@@ -118,8 +118,10 @@ int cntAddRow( cntLcp* lcp, cnRowKind kind, int bodyA, int bodyB, const double* 
 {
     int row = cntAddRawRow( lcp, bodyA, bodyB, jacobianA, jacobianB );
     ck_assert( kind == cn_rowNormal || kind == cn_rowBounded );
-    lcp->groups[lcp->problem.groupCount++] = ( cnRowGroup ){
-        .firstRow = row, .rowCount = 1, .kind = (uint8_t)( kind == cn_rowNormal ? cn_groupNormal : cn_groupBounded ) };
+    lcp->groups[lcp->problem.groupCount++] =
+        ( cnRowGroup ){ .firstRow = row,
+                        .rowCount = 1,
+                        .kind = (uint8_t)( kind == cn_rowNormal ? cn_groupNormal : cn_groupBounded ) };
     return row;
 }
 
@@ -157,12 +159,12 @@ int cntAddContact( cntLcp* lcp, int bodyA, int bodyB, const double* rA, const do
         cntAddDirectionRow( lcp, bodyA, bodyB, rA, rB, t1 );
         cntAddDirectionRow( lcp, bodyA, bodyB, rA, rB, t2 );
     }
-    lcp->groups[lcp->problem.groupCount++] = ( cnRowGroup ){ .firstRow = normal,
-                                                             .rowCount = withFriction ? 3 : 1,
-                                                             .kind = (uint8_t)( withFriction ? cn_groupContact
-                                                                                             : cn_groupNormal ),
-                                                             .model = cn_frictionPyramid,
-                                                             .mu = withFriction ? mu : 0.0 };
+    lcp->groups[lcp->problem.groupCount++] =
+        ( cnRowGroup ){ .firstRow = normal,
+                        .rowCount = withFriction ? 3 : 1,
+                        .kind = (uint8_t)( withFriction ? cn_groupContact : cn_groupNormal ),
+                        .model = cn_frictionPyramid,
+                        .mu = withFriction ? mu : 0.0 };
     return normal;
 }
 

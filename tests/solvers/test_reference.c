@@ -138,9 +138,8 @@ static bool cntHasZeroDiagonal( const cnSolverProblem* problem )
 // the iterates of one "pgs_iterates_from_zero" object (or its absence where the diagonal has a
 // zero: then pgs must say unsupported)
 // keys: "1", "2", ... (Siconos file) or "k1", "k2", ... (num4lcp file): `keyPrefix`
-static void cntCheckPgsIterates( cntAgreement* agreement, cnSolverProblem* problem,
-                                 const cJSON* iterates, const char* keyPrefix, const char* file,
-                                 int* undefined )
+static void cntCheckPgsIterates( cntAgreement* agreement, cnSolverProblem* problem, const cJSON* iterates,
+                                 const char* keyPrefix, const char* file, int* undefined )
 {
     double lambda[CNT_MAX_N];
     int n = problem->rowCount;

@@ -36,9 +36,9 @@ START_TEST( vtables_describe_themselves )
     ck_assert_int_eq( solver->model, cn_modelPyramid );
     ck_assert_str_eq( solver->iterationUnit, "sweep" );
     ck_assert_ptr_nonnull( solver->description );
-    static const char* const names[] = { "iterations", "tolerance",          "deadline_ms",
-                                         "warm_start", "relaxation",         "kernel",
-                                         "relative_tolerance", "stagnation_tolerance", "divergence_factor" };
+    static const char* const names[] = {
+        "iterations", "tolerance",          "deadline_ms",          "warm_start",       "relaxation",
+        "kernel",     "relative_tolerance", "stagnation_tolerance", "divergence_factor" };
     ck_assert_int_eq( solver->paramCount, cn_sweepParamCount );
     int failures = 0;
     for ( int k = 0; k < cn_sweepParamCount; ++k )
@@ -510,7 +510,8 @@ START_TEST( fast_kernel_agrees_with_the_reference_kernel )
         params[cn_sweepParamKernel] = cn_kernelFast;
         cnSolverStats a = cntSolveWithParams( solver, &lcp->problem, fast, dvFast, params, NULL, 0 );
         params[cn_sweepParamKernel] = cn_kernelReference;
-        cnSolverStats b = cntSolveWithParams( solver, &lcp->problem, reference, dvReference, params, NULL, 0 );
+        cnSolverStats b =
+            cntSolveWithParams( solver, &lcp->problem, reference, dvReference, params, NULL, 0 );
         ck_assert_int_eq( a.iterations, sweeps[s] );
         ck_assert_int_eq( b.iterations, sweeps[s] );
         double scale = 0.0;
@@ -631,8 +632,7 @@ Suite* cntSweepsSuite( void )
     tcase_add_loop_test( tc, spinning_stack_converges_with_default_relaxation, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, one_sweep_on_a_coupled_problem_reports_max_iterations, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, nan_input_reports_nonfinite_and_keeps_lambda_finite, 0, CNT_SWEEP_SOLVERS );
-    tcase_add_loop_test( tc, non_symmetric_problem_diverges_and_puts_back_the_start, 0,
-                         CNT_SWEEP_SOLVERS );
+    tcase_add_loop_test( tc, non_symmetric_problem_diverges_and_puts_back_the_start, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, zero_diagonal_is_unsupported_and_lambda_untouched, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, warm_start_from_the_solution_converges_at_once, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, degenerate_inputs, 0, CNT_SWEEP_SOLVERS );

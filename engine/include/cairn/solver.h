@@ -17,12 +17,14 @@
 /// velocities. The rows come in **groups** that tile them in order (group g covers rows
 /// groups[g].firstRow ... firstRow + rowCount - 1, and the next group starts where it ends):
 ///
-/// | group                | rows | admissible lambda                          | complementary to                |
-/// | -------------------- | ---- | ------------------------------------------ | ------------------------------- |
-/// | cn_groupContact      | 3    | normal >= 0; tangents in the friction set | w_n >= 0; sliding opposed (below) |
-/// | cn_groupNormal       | 1    | lambda >= 0                                | w >= 0 (frictionless contact)   |
-/// | cn_groupBounded      | 1    | lower <= lambda <= upper                   | w = 0 strictly inside           |
-/// | cn_groupBilateral    | 1-6  | lower <= lambda <= upper per row (free: +-INFINITY) | w = 0 strictly inside  |
+/// | group             | rows | admissible lambda                   | complementary to              |
+/// | ----------------- | ---- | ----------------------------------- | ----------------------------- |
+/// | cn_groupContact   | 3    | normal >= 0; tangents: friction set | w_n >= 0; slide opposed       |
+/// | cn_groupNormal    | 1    | lambda >= 0                         | w >= 0 (frictionless contact) |
+/// | cn_groupBounded   | 1    | lower <= lambda <= upper            | w = 0 strictly inside         |
+/// | cn_groupBilateral | 1-6  | per row lower <= lambda <= upper    | w = 0 strictly inside         |
+///
+/// (A free bilateral row has bounds -INFINITY and INFINITY.)
 ///
 /// A contact group is one contact point: its normal row, then two tangent rows, with the point's
 /// friction coefficient mu and a friction model:
@@ -128,10 +130,10 @@ struct cnSolverProblem
     /// Rows every per-row array has room for (>= rowCount); the oracle appends up to it.
     int rowCapacity;
     int groupCount;
-    int groupCapacity;        ///< (>= groupCount)
-    int bodyCount;            ///< bodies with a W block (0 for an explicit problem)
-    double timeStep;          ///< s; 0 when unknown (problems from files)
-    cnDynamicsMode dynamics;  ///< what lambda and W mean (inertial: impulses; overdamped: forces)
+    int groupCapacity;       ///< (>= groupCount)
+    int bodyCount;           ///< bodies with a W block (0 for an explicit problem)
+    double timeStep;         ///< s; 0 when unknown (problems from files)
+    cnDynamicsMode dynamics; ///< what lambda and W mean (inertial: impulses; overdamped: forces)
 
     cnRowGroup* groups; ///< (groupCapacity)
     double* lower;      ///< (rowCapacity) bounds of bounded and bilateral rows (may be -INFINITY)
@@ -142,12 +144,12 @@ struct cnSolverProblem
     double* softness;
 
     /// Matrix-free form (matrix == NULL): rows act on at most two bodies.
-    int32_t* bodyA;          ///< (rowCapacity) body index, -1 for none (static or kinematic)
-    int32_t* bodyB;          ///< (rowCapacity)
-    double* jacobianA;       ///< (rowCapacity x 6) linear xyz then angular xyz
-    double* jacobianB;       ///< (rowCapacity x 6)
-    const double* wLinear;   ///< (bodyCount x 9) 3x3 block of W acting on force, row major
-    const double* wAngular;  ///< (bodyCount x 9) 3x3 block of W acting on torque, row major
+    int32_t* bodyA;         ///< (rowCapacity) body index, -1 for none (static or kinematic)
+    int32_t* bodyB;         ///< (rowCapacity)
+    double* jacobianA;      ///< (rowCapacity x 6) linear xyz then angular xyz
+    double* jacobianB;      ///< (rowCapacity x 6)
+    const double* wLinear;  ///< (bodyCount x 9) 3x3 block of W acting on force, row major
+    const double* wAngular; ///< (bodyCount x 9) 3x3 block of W acting on torque, row major
 
     /// Explicit form: A itself (rowCount x rowCount); the J and W fields are then unused.
     const cnSparseMatrix* matrix;
@@ -249,7 +251,7 @@ typedef struct cnSolverStats
     /// Counters for the solvers that have them (0 otherwise).
     int factorizations;
     int krylovIterations;
-    int fallbacks;   ///< e.g. a failed level put back, a regularisation retried
+    int fallbacks; ///< e.g. a failed level put back, a regularisation retried
     int oracleCalls;
     int levels;      ///< recursion levels that added rows
     int rowsAdded;   ///< rows the oracle appended
@@ -328,11 +330,11 @@ typedef struct cnPrepared cnPrepared;
 /// A solver: a name, its capabilities, model and parameters, and three functions.
 typedef struct cnSolverVTable
 {
-    const char* name;          ///< unique, lower case, e.g. "pgs"
-    const char* description;   ///< one line
-    int apiVersion;            ///< CN_SOLVER_API_VERSION
-    uint32_t caps;             ///< cnSolverCaps
-    cnSolverModel model;       ///< the model it solves, which its `residual` grades
+    const char* name;        ///< unique, lower case, e.g. "pgs"
+    const char* description; ///< one line
+    int apiVersion;          ///< CN_SOLVER_API_VERSION
+    uint32_t caps;           ///< cnSolverCaps
+    cnSolverModel model;     ///< the model it solves, which its `residual` grades
     /// What one of its iterations is, e.g. "sweep", "pivot", "newton step". "iterations" carries
     /// over a swap only between solvers with the same unit.
     const char* iterationUnit;
@@ -346,9 +348,9 @@ typedef struct cnSolverVTable
     /// Required. Solve within `budget`; scratch from `arena`; `prepared` is the layer's data for
     /// this problem. Must not crash on any input: report a status. The layer fills stats->merits
     /// and stats->residual afterwards; the solver fills the rest.
-    void ( *solve )( void* state, const double* params, const cnSolverBudget* budget, cnSolverProblem* problem,
-                     const cnPrepared* prepared, cnSolverSolution* solution, cnArena* arena,
-                     cnSolverStats* stats );
+    void ( *solve )( void* state, const double* params, const cnSolverBudget* budget,
+                     cnSolverProblem* problem, const cnPrepared* prepared, cnSolverSolution* solution,
+                     cnArena* arena, cnSolverStats* stats );
 } cnSolverVTable;
 
 /// Parameters every built-in iterative solver has, by these names: "iterations" (the budget, in the
@@ -367,12 +369,13 @@ CN_API int cnFindSolverParam( const cnSolverVTable* solver, const char* name );
 /// Read a parameter's value from text: a number (an integer for counts, 0 or 1 or "true"/"false"
 /// for toggles) or, for a choice, one of its names. Range-checked. On failure returns
 /// cn_statusInvalidArgument (or cn_statusNonFinite) and writes why to `message` (nullable).
-CN_API cnStatus cnParseSolverParam( const cnSolverParam* param, const char* text, double* value, char* message,
-                                    int messageSize );
+CN_API cnStatus cnParseSolverParam( const cnSolverParam* param, const char* text, double* value,
+                                    char* message, int messageSize );
 
 /// Check a value for a parameter: finite, in range, whole for integers and choices, 0 or 1 for
 /// toggles. Writes why to `message` (nullable) when it is not.
-CN_API cnStatus cnCheckSolverParam( const cnSolverParam* param, double value, char* message, int messageSize );
+CN_API cnStatus cnCheckSolverParam( const cnSolverParam* param, double value, char* message,
+                                    int messageSize );
 
 /// The text of a value: a choice's name, "true"/"false", or the number. Never NULL.
 CN_API const char* cnFormatSolverParam( const cnSolverParam* param, double value, char* buffer, int size );
