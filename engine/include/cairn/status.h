@@ -16,7 +16,7 @@
     X( cn_statusWorldLocked,      "world is locked: called from inside cnWorld_Step" )       \
     X( cn_statusCapacityExceeded, "fixed capacity exceeded" )                                \
     X( cn_statusUnsupported,      "not supported" )                                          \
-    X( cn_statusNotConverged,     "solver stopped at its iteration limit" )                  \
+    X( cn_statusNotConverged,     "a solve gave no usable answer" )                          \
     X( cn_statusNonFinite,        "NaN or infinity" )                                        \
     X( cn_statusIoError,          "file could not be read or written" )                      \
     X( cn_statusParseError,       "JSON syntax error" )                                      \
