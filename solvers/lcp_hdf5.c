@@ -12,6 +12,7 @@
 // checked against vectors already read, and the reduced W is counted before it is allocated.
 // Without HDF5 in the build (CN_HAS_HDF5 undefined) every HDF5 file is refused, saying so.
 #include "core.h"
+#include "lcp_file.h"
 
 #include "cairn/lcp_io.h"
 
@@ -26,16 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-// ---- shared with lcp_io.c (declared in both files; they must match) ---------------------------------
-
-cnStatus cnAssembleFileProblem( cnProblemFormat format, int rows, int contacts, const int* rowStart,
-                                const int* column, const double* value, const double* b, const double* mu,
-                                const double* start, const double* reference, const cnAllocator* allocator,
-                                cnFileProblem* problem );
-cnStatus cnReadFclibImage( const char* name, const char* image, size_t length, cnProblemFormat format,
-                           const cnAllocator* allocator, cnFileProblem* problem, char* message,
-                           int messageSize );
 
 #if !defined( CN_HAS_HDF5 )
 

@@ -12,6 +12,7 @@
 
 #include "arena.h"
 #include "core.h"
+#include "lcp_file.h"
 #include "solver_kit.h"
 
 #include <errno.h>
@@ -21,21 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-// ---- shared with lcp_hdf5.c (the two files have no private header; the declarations are repeated
-// there and must match) ------------------------------------------------------------------------------
-
-// An owned cnFileProblem in one block from CSR arrays: an LCP (format cn_problemSiconosLcp) gets a
-// frictionless normal group per row, every other format a pyramid contact group per three rows
-// with mu[c]. start and reference are nullable (rows). cn_statusOk or cn_statusOutOfMemory.
-cnStatus cnAssembleFileProblem( cnProblemFormat format, int rows, int contacts, const int* rowStart,
-                                const int* column, const double* value, const double* b, const double* mu,
-                                const double* start, const double* reference, const cnAllocator* allocator,
-                                cnFileProblem* problem );
-// Read an fclib HDF5 file held in memory (lcp_hdf5.c); `name` labels messages.
-cnStatus cnReadFclibImage( const char* name, const char* image, size_t length, cnProblemFormat format,
-                           const cnAllocator* allocator, cnFileProblem* problem, char* message,
-                           int messageSize );
 
 // rows of a problem: far more than any dense solver takes, small enough that 3 * nc and the
 // CSR offsets stay inside int
