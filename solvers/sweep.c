@@ -359,6 +359,20 @@ static double cnReferenceRowValue( const cnSolverProblem* problem, const double*
     return soft + cnRowVelocity( problem, i, velocity ) + problem->b[i];
 }
 
+// row i's bounds: the frozen ones when the hooks hold them, else from the current normal impulse
+static inline void cnHookedBounds( const cnSolverProblem* problem, const cnPrepared* prepared,
+                                   const cnSweepHooks* hooks, const double* lambda, int i, double* low,
+                                   double* high )
+{
+    if ( hooks->frozenLow != NULL )
+    {
+        *low = hooks->frozenLow[i];
+        *high = hooks->frozenHigh[i];
+        return;
+    }
+    cnRowBounds( problem, prepared, lambda, i, low, high );
+}
+
 // one row of the reference update: the new value (not stored)
 static double cnReferenceUpdate( const cnPrepared* prepared, const cnSweepHooks* hooks, double old, double w,
                                  double low, double high, int i )
@@ -382,15 +396,7 @@ static void cnSweepReference( const cnSolverProblem* problem, const cnPrepared* 
     {
         double w = cnReferenceRowValue( problem, lambda, velocity, i );
         double low, high;
-        if ( hooks->frozenLow != NULL )
-        {
-            low = hooks->frozenLow[i];
-            high = hooks->frozenHigh[i];
-        }
-        else
-        {
-            cnRowBounds( problem, prepared, lambda, i, &low, &high );
-        }
+        cnHookedBounds( problem, prepared, hooks, lambda, i, &low, &high );
         double old = lambda[i];
         double updated = cnReferenceUpdate( prepared, hooks, old, w, low, high, i );
         double delta = updated - old;
@@ -412,15 +418,7 @@ static void cnSweepJacobi( const cnSolverProblem* problem, const cnPrepared* pre
     {
         double w = cnReferenceRowValue( problem, previous, velocity, i );
         double low, high;
-        if ( hooks->frozenLow != NULL )
-        {
-            low = hooks->frozenLow[i];
-            high = hooks->frozenHigh[i];
-        }
-        else
-        {
-            cnRowBounds( problem, prepared, previous, i, &low, &high );
-        }
+        cnHookedBounds( problem, prepared, hooks, previous, i, &low, &high );
         double updated = cnReferenceUpdate( prepared, hooks, previous[i], w, low, high, i );
         double delta = updated - previous[i];
         lambda[i] = updated;
