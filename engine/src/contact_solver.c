@@ -350,9 +350,10 @@ static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepar
 // The recursion of the ReLCP paper's section 3.8 (overdamped worlds): after a solve, move every
 // dynamic body by the solved velocities to a trial pose, collide every pair there, and for each
 // point still overlapping by more than CN_RECURSION_TOLERANCE append a frictionless normal row
-// measured at the trial pose: separation + dt J (v - v*) >= 0, v* the velocities of the solve
-// just made. The rows of earlier levels stay. Returns how many were added.
-static int cnAddRecursionRows( cnWorld* world, cnContactRows* rows, const double* delta, double timeStep )
+// measured at the trial pose: separation + dt J (v - v_trial) >= 0, v_trial the velocities of the
+// solve just made. The rows of earlier levels stay. Returns how many were added.
+static int cnAddRecursionRows( cnWorld* world, cnContactRows* rows, const double* delta, double timeStep,
+                               cnOracleResult* result )
 {
     const cnBodyStore* bodies = &world->bodies;
     const cnContactSet* set = &world->contacts;
@@ -397,23 +398,40 @@ static int cnAddRecursionRows( cnWorld* world, cnContactRows* rows, const double
         for ( int k = 0; k < manifold.pointCount; ++k )
         {
             const cnManifoldPoint* mp = manifold.points + k;
-            if ( mp->separation >= -CN_RECURSION_TOLERANCE || problem->rowCount >= problem->rowCapacity ||
-                 problem->groupCount >= problem->groupCapacity )
+            if ( mp->separation >= -CN_RECURSION_TOLERANCE )
             {
+                continue;
+            }
+            result->maxOverlap = fmax( result->maxOverlap, -mp->separation );
+            if ( problem->rowCount >= problem->rowCapacity || problem->groupCount >= problem->groupCapacity )
+            {
+                result->rowsRefused += 1;
                 continue;
             }
             cnVec3 rA = bodyRows[0] >= 0 ? cnSub( mp->point, centers[0] ) : cn_vec3Zero;
             cnVec3 rB = bodyRows[1] >= 0 ? cnSub( mp->point, centers[1] ) : cn_vec3Zero;
             int i = cnAddRow( rows, world, bodyRows[0], bodyRows[1], rA, rB, mp->normal,
                               mp->separation / timeStep );
-            // b = J v0 + separation / dt - J v* = separation / dt - J delta
-            const double* ja = problem->jacobianA + 6 * i;
-            const double* jb = problem->jacobianB + 6 * i;
-            for ( int j = 0; j < 6; ++j )
+            // The row asks separation + dt J (v - v_trial) >= 0 of the new velocities v: a dynamic
+            // body's v_trial is v* + delta (v* its predicted velocity), a kinematic body stays where
+            // it is at the trial pose. With w = J (v - v*) + b, b = separation / dt - J_dyn delta +
+            // J_kin v_kin: cnAddRow's J v* of the dynamic bodies comes off again.
+            const double* jacobians[2] = { problem->jacobianA + 6 * i, problem->jacobianB + 6 * i };
+            for ( int side = 0; side < 2; ++side )
             {
-                problem->b[i] -=
-                    ( bodyRows[0] >= 0 ? ja[j] * delta[6 * rows->solverIndex[bodyRows[0]] + j] : 0.0 ) +
-                    ( bodyRows[1] >= 0 ? jb[j] * delta[6 * rows->solverIndex[bodyRows[1]] + j] : 0.0 );
+                if ( bodyRows[side] < 0 )
+                {
+                    continue;
+                }
+                const double* jac = jacobians[side];
+                const double* d = delta + 6 * rows->solverIndex[bodyRows[side]];
+                cnVec3 v = bodies->linearVelocity[bodyRows[side]];
+                cnVec3 w = bodies->angularVelocity[bodyRows[side]];
+                double velocity[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
+                for ( int j = 0; j < 6; ++j )
+                {
+                    problem->b[i] -= jac[j] * ( d[j] + velocity[j] );
+                }
             }
             cnAddGroup( rows, i, 1, cn_groupNormal, 0.0 );
             rows->contact[i] = c;
@@ -422,7 +440,32 @@ static int cnAddRecursionRows( cnWorld* world, cnContactRows* rows, const double
             added += 1;
         }
     }
+    result->rowsAdded += added;
+    result->groupsAdded += added;
     return added;
+}
+
+// The oracle the world gives solvers with cn_solverUsesOracle (solver.h): the recursion's rows,
+// appended at the trial poses of the velocity change `deltaVelocity`.
+typedef struct cnOracleContext
+{
+    cnWorld* world;
+    cnContactRows* rows;
+    double timeStep;
+} cnOracleContext;
+
+static cnStatus cnContactOracle( void* context, cnSolverProblem* problem, const double* lambda,
+                                 const double* deltaVelocity, cnOracleResult* result )
+{
+    (void)lambda;
+    cnOracleContext* oracle = context;
+    *result = ( cnOracleResult ){ 0 };
+    if ( problem != &oracle->rows->problem || deltaVelocity == NULL )
+    {
+        return cn_statusInvalidArgument;
+    }
+    cnAddRecursionRows( oracle->world, oracle->rows, deltaVelocity, oracle->timeStep, result );
+    return cn_statusOk;
 }
 
 // ---- store and apply ----------------------------------------------------------------------------------
@@ -573,7 +616,9 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         points += set->contacts[i].manifold.pointCount;
     }
     int recursions = overdamped ? world->def.contactRecursions : 0;
-    int extra = recursions * CN_MAX_MANIFOLD_POINTS * set->count;
+    bool oracle = ( solver->caps & cn_solverUsesOracle ) != 0;
+    int levels = recursions + ( oracle ? CN_ORACLE_LEVELS : 0 );
+    int extra = levels * CN_MAX_MANIFOLD_POINTS * set->count;
     cnContactRows rows;
     int bodyRows = bodies->count;
     double* delta = cnArenaAlloc( arena, 6 * (size_t)( bodyRows > 0 ? bodyRows : 1 ) * sizeof( double ), 16 );
@@ -605,12 +650,15 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     bool soft = false;
     if ( overdamped == false )
     {
-        softB = cnArenaAlloc( arena, count * sizeof( double ), 16 );
-        softness = cnArenaAlloc( arena, count * sizeof( double ), 16 );
+        // room for the rows an oracle appends (their softness is 0: they are hard)
+        size_t capacity = (size_t)problem->rowCapacity;
+        softB = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
+        softness = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
         if ( softB == NULL || softness == NULL )
         {
             return cn_statusOutOfMemory;
         }
+        memset( softness, 0, capacity * sizeof( double ) );
         double omega = 2.0 * CN_PI * world->def.contactHertz;
         double a1 = 2.0 * CN_CONTACT_DAMPING + timeStep * omega;
         double a2 = timeStep * omega * a1;
@@ -650,6 +698,15 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             return cn_statusOutOfMemory;
         }
+        memset( start, 0, (size_t)problem->rowCapacity * sizeof( double ) ); // rows an oracle adds start at 0
+    }
+
+    // the oracle, for the solvers that call it, on the final pass only
+    cnOracleContext oracleContext = { world, &rows, timeStep };
+    cnSolverOracle oracleHook = { 0 };
+    if ( oracle )
+    {
+        oracleHook = ( cnSolverOracle ){ .context = &oracleContext, .fcn = cnContactOracle };
     }
 
     // solve: the main pass (soft when something pushes), then relax from its impulses
@@ -696,7 +753,9 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
+        problem->oracle = oracleHook;
         usable = cnSolvePass( world, &rows, prepared, true, hardB, NULL, &relax, rows.lambda, delta, &stats );
+        problem->oracle = ( cnSolverOracle ){ 0 };
         if ( softUsable )
         {
             report->relaxIterations += stats.iterations;
@@ -712,8 +771,10 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
+        problem->oracle = oracleHook;
         usable = cnSolvePass( world, &rows, prepared, true, soft ? softB : hardB, soft ? softness : NULL,
                               &budget, rows.lambda, delta, &stats );
+        problem->oracle = ( cnSolverOracle ){ 0 };
         report->solverIterations += stats.iterations;
     }
 
@@ -729,7 +790,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         }
         int rowsBefore = problem->rowCount;
         int groupsBefore = problem->groupCount;
-        if ( cnAddRecursionRows( world, &rows, delta, timeStep ) == 0 )
+        cnOracleResult added = { 0 };
+        if ( cnAddRecursionRows( world, &rows, delta, timeStep, &added ) == 0 )
         {
             break;
         }

@@ -6,3 +6,4 @@
 Suite* cntInertialSuite( void );
 Suite* cntOverdampedSuite( void );
 Suite* cntBadValuesSuite( void );
+Suite* cntOracleSuite( void );

@@ -4,6 +4,7 @@
 
 int main( void )
 {
-    static cntSuiteFcn* const suites[] = { cntInertialSuite, cntOverdampedSuite, cntBadValuesSuite };
+    static cntSuiteFcn* const suites[] = { cntInertialSuite, cntOverdampedSuite, cntBadValuesSuite,
+                                           cntOracleSuite };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

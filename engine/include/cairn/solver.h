@@ -76,6 +76,10 @@ typedef enum cnFrictionModel
 /// Most rows of one group.
 #define CN_MAX_GROUP_ROWS 6
 
+/// Calls of the world's oracle that a step's problem has room for: each may add a row for every
+/// manifold point of every contact pair.
+#define CN_ORACLE_LEVELS 4
+
 /// One group of rows.
 typedef struct cnRowGroup
 {
@@ -103,6 +107,7 @@ typedef struct cnOracleResult
 {
     int rowsAdded;     ///< rows appended at the end of the problem
     int groupsAdded;   ///< their groups
+    int rowsRefused;   ///< overlaps found that had no room (rowCapacity or groupCapacity)
     double maxOverlap; ///< deepest overlap found at the trial poses, m (0 when none)
 } cnOracleResult;
 
@@ -110,10 +115,13 @@ typedef struct cnOracleResult
 /// overlap there?" The engine moves the bodies to trial poses by lambda's velocity change, collides
 /// them there and **appends** rows (and their groups) for the overlaps it finds, in a
 /// deterministic order, with Jacobians at the trial pose and b = separation / dt - J deltaVelocity.
-/// It never changes an existing row, and never appends past rowCapacity or groupCapacity (rows
-/// that do not fit are counted in the statistics' `rowsRefused`, not added). After each call the
-/// solver re-reads rowCount and groupCount (the array pointers stay the same). Only solvers with
-/// cn_solverUsesOracle call it, and the world sets it only for them.
+/// It never changes an existing row, and never appends past rowCapacity or groupCapacity (what does
+/// not fit is counted in `rowsRefused`, not added; the solver adds it to its statistics). After
+/// each call the solver re-reads rowCount and groupCount (the array pointers stay the same). The
+/// world sets it only for solvers with cn_solverUsesOracle, and only on the final pass of a step
+/// (the relax pass, or the one pass of a single-pass solver), with room for CN_ORACLE_LEVELS
+/// calls' worth of rows: each appended row is a frictionless normal at the trial pose (the rows of
+/// the contact recursion, docs/solvers.md). Problems from files have none (fcn NULL).
 typedef struct cnSolverOracle
 {
     void* context;
