@@ -89,7 +89,8 @@ static double cnScaled( double residual, double scale )
 static void cnProjectCone( double mu, double xn, double x1, double x2, double* p )
 {
     double xt = cnLength2( x1, x2 );
-    if ( xt <= mu * xn )
+    // inside: xn >= 0 too, or mu = 0 would keep (xn < 0, 0, 0) where the polar cone takes it
+    if ( xn >= 0.0 && xt <= mu * xn )
     {
         p[0] = xn;
         p[1] = x1;

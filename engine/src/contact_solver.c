@@ -30,6 +30,10 @@
 // soft contact of the soft step: damping ratio of the push-out spring, and the fastest push-out, m/s
 #define CN_CONTACT_DAMPING 10.0
 #define CN_MAX_PUSH_SPEED  3.0
+// solver_inaccurate: a usable final solve after which a contact closes (Signorini violation) faster
+// than the fastest approach of the problem with no impulse, plus this slack, m/s
+#define CN_INACCURATE_SLACK 1e-3
+#define CN_INACCURATE_FACTOR 4.0
 // a row of the contact recursion: no manifold point to warm-start
 #define CN_RECURSION_SLOT 255
 // the recursion adds a row for a point overlapping by more than this at the trial pose, m
@@ -836,6 +840,26 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
                     rows.bodyCount );
         cnKeepPreviousVelocities( world, &rows, scratch );
         return cn_statusOk;
+    }
+    // worse than no impulse at all: a contact closing faster after the solve than any row would with
+    // lambda = 0 (the largest approach speed of the hard problem)
+    double approach = 0.0;
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        const cnRowGroup* group = problem->groups + g;
+        if ( group->kind == cn_groupContact || group->kind == cn_groupNormal )
+        {
+            approach = fmax( approach, -hardB[group->firstRow] );
+        }
+    }
+    if ( stats.merits.signorini > CN_INACCURATE_FACTOR * approach + CN_INACCURATE_SLACK )
+    {
+        report->warnings |= cn_warnSolverInaccurate;
+        cnLogWorld(
+            world, cn_logWarning, cn_statusNotConverged,
+            "step %lld: after solver '%s' a contact closes at %.3g m/s, faster than the %.3g m/s of no "
+            "impulse at all",
+            (long long)world->stepIndex + 1, solver->name, stats.merits.signorini, approach );
     }
     cnStoreImpulses( world, &rows, rows.lambda );
     cnApplyVelocities( world, &rows, delta, singlePass ? NULL : softDelta, scratch );

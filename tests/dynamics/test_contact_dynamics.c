@@ -363,6 +363,53 @@ START_TEST( tower_of_ten_stands )
 }
 END_TEST
 
+// lemke in a world (normal rows only) on a tower of 10: every solve it calls converged is a
+// solution (the layer's natural map at rounding), and one it cannot solve says so instead. Its
+// pivoting used to end "complementary" on ill-conditioned bases whose solution was not one (merit
+// 0.29, four rows closing at 8 cm/s, at step 13), and the world applied it.
+START_TEST( lemke_converged_means_solved )
+{
+    cnWorldId world = cntStackWorld( 0.6 );
+    cnBodyId boxes[10];
+    for ( int i = 0; i < 10; ++i )
+    {
+        boxes[i] = cntBox( world, cn_dynamicBody, cnMakeVec3( 0.0, 0.0, 0.5 + i ), cn_quatIdentity,
+                           cnMakeVec3( 0.5, 0.5, 0.5 ), 0.6, 0.0 );
+    }
+    ck_assert_int_eq( cnWorld_SetSolver( world, "lemke" ), cn_statusOk );
+    int converged = 0;
+    int failed = 0;
+    double worst = 0.0;
+    for ( int step = 0; step < 120; ++step )
+    {
+        ck_assert_int_eq( cnWorld_Step( world, 1.0 / 60.0 ), cn_statusOk );
+        cnStepReport r = cnWorld_GetStepReport( world );
+        ck_assert( r.warnings & cn_warnFrictionDropped );
+        // the report's solve is the last substep's; a failed one in any substep raises the warning
+        if ( r.solverStatus == cn_solveConverged )
+        {
+            converged += 1;
+            worst = fmax( worst, r.meritNaturalMap );
+        }
+        else
+        {
+            ck_assert_int_eq( r.solverStatus, cn_solveNoSolution );
+            ck_assert( r.warnings & cn_warnSolverFailed );
+        }
+        failed += ( r.warnings & cn_warnSolverFailed ) != 0;
+    }
+    double top = cnBody_GetPosition( boxes[9] ).z;
+    printf( "lemke on a tower of 10, 120 steps: %d ended converged (worst natural map %.2g), %d had a "
+            "no_solution substep; top box at z = %.4f m\n",
+            converged, worst, failed, top );
+    ck_assert_int_ge( converged, 110 );
+    ck_assert_int_le( failed, 10 );
+    ck_assert_msg( worst < 1e-6, "a converged lemke solve has a natural map of %g", worst );
+    ck_assert( fabs( top - 9.5 ) < 0.05 );
+    cnDestroyWorld( world );
+}
+END_TEST
+
 // a 20-row pyramid (210 unit boxes, 5 cm apart in a row) stands for 60 s the same way
 START_TEST( pyramid_of_twenty_rows_stands )
 {
@@ -470,6 +517,7 @@ Suite* cntContactDynamicsSuite( void )
     TCase* stacks = tcase_create( "tall_stacks" );
     tcase_set_timeout( stacks, 600 );
     tcase_add_test( stacks, tower_of_ten_stands );
+    tcase_add_test( stacks, lemke_converged_means_solved );
     tcase_add_test( stacks, pyramid_of_twenty_rows_stands );
     tcase_add_test( stacks, small_box_pyramid_stands_with_the_defaults );
     tcase_add_test( stacks, push_out_leaves_less_velocity_with_more_relax );

@@ -517,6 +517,17 @@ START_TEST( friction_merits_at_and_around_the_sliding_solution )
     ck_assert( cnComputeSolverMerits( p, solution, &s_arena, &m ) );
     ck_assert( isnan( m.cone ) && isnan( m.naturalMap ) && isnan( m.signorini ) );
     cntDestroyLcp( lcp );
+
+    // mu = 0, separating, no impulse: a solution of both models (the cone's projection once kept
+    // the point (x_n < 0, 0, 0) and graded it 1/3, seen on a colony step)
+    lcp = cntCreateLcp( 3, 1 );
+    body = cntAddBody( lcp, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.5 );
+    cntAddContact( lcp, -1, body, r, r, n, t1, t2, 0.0, true );
+    cntFinishB( lcp );
+    double none[3] = { 0.0, 0.0, 0.0 };
+    ck_assert( cnComputeSolverMerits( &lcp->problem, none, &s_arena, &m ) );
+    ck_assert_msg( m.naturalMap == 0.0 && m.cone == 0.0, "natural map %g, cone %g", m.naturalMap, m.cone );
+    cntDestroyLcp( lcp );
 }
 END_TEST
 

@@ -284,7 +284,8 @@ typedef struct cnMassData
     X( cn_warnNonFiniteContact, 4, "nonfinite_contact" ) /* a pair function gave NaN; dropped */            \
     X( cn_warnSolverDiverged,   5, "solver_diverged" )   /* the solve grew; previous velocities kept */     \
     X( cn_warnFrictionDropped,  6, "friction_dropped" )  /* the solver takes no friction rows */            \
-    X( cn_warnSpeedClamped,     7, "speed_clamped" )     /* a body was slowed to maxLinearSpeed */
+    X( cn_warnSpeedClamped,     7, "speed_clamped" )     /* a body was slowed to maxLinearSpeed */        \
+    X( cn_warnSolverInaccurate, 8, "solver_inaccurate" ) /* applied, but a contact closes faster than with no impulse */
 // clang-format on
 
 /// Warnings raised during one step (bit field).
