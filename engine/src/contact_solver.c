@@ -32,7 +32,7 @@
 #define CN_MAX_PUSH_SPEED  3.0
 // solver_inaccurate: a usable final solve after which a contact closes (Signorini violation) faster
 // than the fastest approach of the problem with no impulse, plus this slack, m/s
-#define CN_INACCURATE_SLACK 1e-3
+#define CN_INACCURATE_SLACK  1e-3
 #define CN_INACCURATE_FACTOR 4.0
 // a row of the contact recursion: no manifold point to warm-start
 #define CN_RECURSION_SLOT 255
