@@ -6,7 +6,7 @@
 //
 // Outcomes:
 // - cn_solveConverged: the artificial variable z0 left the basis and the complementary basic
-//   solution (refined by two steps of iterative refinement) solves the LCP to 1e-8 relative
+//   solution (refined by two steps of iterative refinement) solves the LCP to 1e-6 relative
 //   (cnLemkeSolves; an ill-conditioned basis can fail that, and then counts as a ray). Also for
 //   b >= 0 (lambda = 0, no pivot).
 // - after ray termination (no positive entry in the entering column) with each of three covering
@@ -478,9 +478,10 @@ static bool cnLemkeEnumerate( int n, const double* a, const double* b, double* z
     return false;
 }
 
-// Relative tolerance of the check on a basic solution: w = A z + b must be >= -this x scale, and
-// min(A_ii z_i, w_i) <= this x scale, where scale is the largest |b_i| + sum_j |A_ij z_j|.
-#define CN_LEMKE_CHECK 1e-8
+// Relative tolerance of the check on a basic solution, the sweep solvers' default tolerance:
+// w = A z + b must be >= -this x scale, and min(A_ii z_i, w_i) <= this x scale, where scale is the
+// largest |b_i| + sum_j |A_ij z_j|.
+#define CN_LEMKE_CHECK 1e-6
 
 // True when z solves the LCP (A with `diagonal` on its diagonal, b) to CN_LEMKE_CHECK: the pivoting
 // can end "complementary" on a basis so ill-conditioned (an engine problem has four points a face,

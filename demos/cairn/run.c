@@ -334,19 +334,69 @@ static const char* LogLevelName( cnLogLevel level )
     return level == cn_logError ? "error" : level == cn_logWarning ? "warning" : "info";
 }
 
-// The message with each run of digits replaced by '#', cut to fit.
+static bool IsDigit( char c )
+{
+    return c >= '0' && c <= '9';
+}
+
+// Length of the number that starts at `c` (an optional sign, digits, a fraction, an exponent:
+// "12", "-0.0257", "2.22e-05"), 0 when none does.
+static size_t NumberLength( const char* c )
+{
+    size_t n = ( c[0] == '-' || c[0] == '+' ) ? 1 : 0;
+    if ( IsDigit( c[n] ) == false )
+    {
+        return 0;
+    }
+    while ( IsDigit( c[n] ) )
+    {
+        ++n;
+    }
+    if ( c[n] == '.' && IsDigit( c[n + 1] ) )
+    {
+        ++n;
+        while ( IsDigit( c[n] ) )
+        {
+            ++n;
+        }
+    }
+    if ( c[n] == 'e' || c[n] == 'E' )
+    {
+        size_t e = n + 1 + ( ( c[n + 1] == '-' || c[n + 1] == '+' ) ? 1 : 0 );
+        if ( IsDigit( c[e] ) )
+        {
+            n = e;
+            while ( IsDigit( c[n] ) )
+            {
+                ++n;
+            }
+        }
+    }
+    return n;
+}
+
+// The message with each number replaced by '#' (so that "0", "0.0257" and "2.22e-05" are one
+// kind), cut to fit.
 static void LogKindKey( const char* message, char* key, size_t size )
 {
     size_t n = 0;
-    bool inNumber = false;
-    for ( const char* c = message; *c != '\0' && n + 1 < size; ++c )
+    const char* c = message;
+    while ( *c != '\0' && n + 1 < size )
     {
-        bool digit = *c >= '0' && *c <= '9';
-        if ( digit == false || inNumber == false )
+        // a sign belongs to a number only where no word or number ends just before it
+        bool signAllowed =
+            c == message || ( IsDigit( c[-1] ) == false && c[-1] != '.' &&
+                              !( ( c[-1] >= 'a' && c[-1] <= 'z' ) || ( c[-1] >= 'A' && c[-1] <= 'Z' ) ) );
+        size_t length = ( *c == '-' || *c == '+' ) && signAllowed == false ? 0 : NumberLength( c );
+        if ( length > 0 )
         {
-            key[n++] = digit ? '#' : *c;
+            key[n++] = '#';
+            c += length;
         }
-        inNumber = digit;
+        else
+        {
+            key[n++] = *c++;
+        }
     }
     key[n] = '\0';
 }

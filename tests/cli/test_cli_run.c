@@ -847,6 +847,16 @@ START_TEST( repeated_log_lines_are_rate_limited )
     ck_assert_double_eq( cntNumber( json, "log_lines_suppressed" ), 0.0 );
     cntFreeCliRun( &run );
     cJSON_Delete( json );
+
+    // one kind whatever the numbers look like ("0", "0.0257", "2.22e-05"): pgj at 5 sweeps on the
+    // tall tower says solver_inaccurate with speeds of every form
+    json = cntRunWithReport( cntScenePath( "tall_tower.json" ),
+                             "--steps 600 --solver pgj --param iterations=5", &run );
+    ck_assert_int_gt( (int)cntNumber( cntObject( json, "warning_counts" ), "solver_inaccurate" ), 5 );
+    ck_assert_msg( cntCountLinesWith( run.err, "cairn: warning: step " ) == 5, "stderr: %s", run.err );
+    ck_assert_int_eq( cntCountLinesWith( run.err, "are counted, not printed" ), 1 );
+    cntFreeCliRun( &run );
+    cJSON_Delete( json );
 }
 END_TEST
 
