@@ -48,9 +48,9 @@ static const cnSolverParam cn_lemkeParams[cn_lemkeParamCount] = {
     { "warm_start", "ignored: Lemke always starts cold from lambda = 0", 0.0, 0.0, 1.0, cn_paramToggle, NULL,
       0 },
     { "regularization",
-      "matrix-free (engine) problems that end on a ray are solved again with A_ii (1 + this): the "
-      "semi-definite "
-      "A of redundant contacts made definite; problems from files are solved as given",
+      "a problem whose pivoting ends without a solution is solved again with A_ii (1 + this), the "
+      "semi-definite A of redundant contacts made definite; its answer counts only where it solves "
+      "the problem as given",
       1e-9, 0.0, 1e-3, cn_paramNumber, NULL, 0 },
 };
 
