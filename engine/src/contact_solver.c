@@ -640,6 +640,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     cnSolverProblem* problem = &rows.problem;
     report->solverRows = problem->rowCount;
     report->solverFrictionless = friction == false && problem->rowCount > 0;
+    int assembledGroups = problem->groupCount; // an oracle may append more; their hard b is not set
     if ( problem->rowCount == 0 )
     {
         return cn_statusOk;
@@ -842,9 +843,9 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         return cn_statusOk;
     }
     // worse than no impulse at all: a contact closing faster after the solve than any row would with
-    // lambda = 0 (the largest approach speed of the hard problem)
+    // lambda = 0 (the largest approach speed of the hard problem as assembled)
     double approach = 0.0;
-    for ( int g = 0; g < problem->groupCount; ++g )
+    for ( int g = 0; g < assembledGroups; ++g )
     {
         const cnRowGroup* group = problem->groups + g;
         if ( group->kind == cn_groupContact || group->kind == cn_groupNormal )
