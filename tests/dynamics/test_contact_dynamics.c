@@ -344,16 +344,23 @@ static cnWorldId cntStackWorld( double friction )
     return world;
 }
 
-// a tower of 10 unit boxes stands for 60 s: no box moves more than 1 cm
-START_TEST( tower_of_ten_stands )
+// 10 unit boxes stacked exactly touching on the ground, friction 0.6, the default world
+static cnWorldId cntTowerOfTen( cnBodyId boxes[10] )
 {
     cnWorldId world = cntStackWorld( 0.6 );
-    cnBodyId boxes[10];
     for ( int i = 0; i < 10; ++i )
     {
         boxes[i] = cntBox( world, cn_dynamicBody, cnMakeVec3( 0.0, 0.0, 0.5 + i ), cn_quatIdentity,
                            cnMakeVec3( 0.5, 0.5, 0.5 ), 0.6, 0.0 );
     }
+    return world;
+}
+
+// a tower of 10 unit boxes stands for 60 s: no box moves more than 1 cm
+START_TEST( tower_of_ten_stands )
+{
+    cnBodyId boxes[10];
+    cnWorldId world = cntTowerOfTen( boxes );
     double energy = 0.0;
     double worst = cntStandStill( world, boxes, 10, 60.0, &energy );
     printf( "tower of 10, 60 s: largest displacement %.4g m, kinetic energy %.3g J\n", worst, energy );
@@ -369,13 +376,8 @@ END_TEST
 // 0.29, four rows closing at 8 cm/s, at step 13), and the world applied it.
 START_TEST( lemke_converged_means_solved )
 {
-    cnWorldId world = cntStackWorld( 0.6 );
     cnBodyId boxes[10];
-    for ( int i = 0; i < 10; ++i )
-    {
-        boxes[i] = cntBox( world, cn_dynamicBody, cnMakeVec3( 0.0, 0.0, 0.5 + i ), cn_quatIdentity,
-                           cnMakeVec3( 0.5, 0.5, 0.5 ), 0.6, 0.0 );
-    }
+    cnWorldId world = cntTowerOfTen( boxes );
     ck_assert_int_eq( cnWorld_SetSolver( world, "lemke" ), cn_statusOk );
     int converged = 0;
     int failed = 0;
