@@ -671,19 +671,12 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         for ( size_t i = 0; i < count; ++i )
         {
             softB[i] = hardB[i];
-            softness[i] = 0.0;
             if ( rows.push[i] < 0.0 )
             {
                 softB[i] += fmax( biasRate * rows.push[i], -CN_MAX_PUSH_SPEED );
+                // softness = A_ii / a2: Box2D's mass scale a2 / (1 + a2) and impulse scale 1 / (1 + a2)
+                softness[i] = cnRowDiagonal( &rows, (int)i ) / a2;
                 soft = true;
-            }
-        }
-        if ( soft )
-        {
-            // softness = A_ii / a2: Box2D's mass scale a2 / (1 + a2) and impulse scale 1 / (1 + a2)
-            for ( size_t i = 0; i < count; ++i )
-            {
-                softness[i] = rows.push[i] < 0.0 ? cnRowDiagonal( &rows, (int)i ) / a2 : 0.0;
             }
         }
     }

@@ -2428,6 +2428,34 @@ static bool cnReadSolverParam( cnLoader* L, const cnSolverVTable* solver, const 
     return true;
 }
 
+// "world.solver.params" (the path is at it), each read against `solver`; set on `world` too when it
+// is given (pass 2, in the file's order), only checked when it is not (pass 1).
+static bool cnReadSolverParams( cnLoader* L, const cJSON* params, const cnSolverVTable* solver,
+                                const cnWorldId* world )
+{
+    const cJSON* member = NULL;
+    cJSON_ArrayForEach( member, params )
+    {
+        cnPushKey( L, member->string );
+        int index = -1;
+        double value = 0.0;
+        if ( cnReadSolverParam( L, solver, member, &index, &value ) == false )
+        {
+            return false;
+        }
+        cnStatus status =
+            world != NULL ? cnWorld_SetSolverParam( *world, member->string, value ) : cn_statusOk;
+        if ( status != cn_statusOk )
+        {
+            return cnFail( L, status == cn_statusOutOfMemory ? cn_statusOutOfMemory : cn_statusSchemaError,
+                           "solver \"%s\" refused this value: %s (see the world's log)", solver->name,
+                           cnStatusString( status ) );
+        }
+        cnPop( L );
+    }
+    return true;
+}
+
 // Pass 1: "world.solver.params" (the path is at it) against `solver`, the one named `name`.
 static bool cnCheckSolverParams( cnLoader* L, const cJSON* params, const cnSolverVTable* solver,
                                  const char* name )
@@ -2442,19 +2470,7 @@ static bool cnCheckSolverParams( cnLoader* L, const cJSON* params, const cnSolve
         return cnFail( L, cn_statusSchemaError, "solver \"%s\" is not registered: its parameters are unknown",
                        name );
     }
-    const cJSON* member = NULL;
-    cJSON_ArrayForEach( member, params )
-    {
-        cnPushKey( L, member->string );
-        int index = -1;
-        double value = 0.0;
-        if ( cnReadSolverParam( L, solver, member, &index, &value ) == false )
-        {
-            return false;
-        }
-        cnPop( L );
-    }
-    return true;
+    return cnReadSolverParams( L, params, solver, NULL );
 }
 
 static bool cnReadSolver( cnLoader* L, const cJSON* item, cnSolverSettings* solver )
@@ -3980,24 +3996,9 @@ static bool cnApplySolverParams( cnLoader* L, cnWorldId world )
     cnPushKey( L, "world" );
     cnPushKey( L, "solver" );
     cnPushKey( L, "params" );
-    const cJSON* member = NULL;
-    cJSON_ArrayForEach( member, params )
+    if ( cnReadSolverParams( L, params, solver, &world ) == false )
     {
-        cnPushKey( L, member->string );
-        int index = -1;
-        double value = 0.0;
-        if ( cnReadSolverParam( L, solver, member, &index, &value ) == false )
-        {
-            return false;
-        }
-        cnStatus status = cnWorld_SetSolverParam( world, member->string, value );
-        if ( status != cn_statusOk )
-        {
-            return cnFail( L, status == cn_statusOutOfMemory ? cn_statusOutOfMemory : cn_statusSchemaError,
-                           "solver \"%s\" refused this value: %s (see the world's log)", solver->name,
-                           cnStatusString( status ) );
-        }
-        cnPop( L );
+        return false;
     }
     cnPop( L );
     cnPop( L );
