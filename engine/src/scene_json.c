@@ -2269,7 +2269,8 @@ static const char* const cn_worldKeys[] = { "gravity",          "dt",
                                             "viscosity",        "solver",
                                             "substeps",         "contact_hertz",
                                             "contact_margin",   "contact_recursions",
-                                            "relax_iterations", "max_linear_speed" };
+                                            "relax_iterations", "max_linear_speed",
+                                            "contact_overlap_tolerance", "multisphere" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance", "params" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2564,7 +2565,10 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
              false ||
          cnReadIntegerMember( L, item, "relax_iterations", false, &def->relaxIterations ) == false ||
          cnReadNumberMember( L, item, "max_linear_speed", false, cn_positiveNumber, &def->maxLinearSpeed ) ==
-             false )
+             false ||
+         cnReadNumberMember( L, item, "contact_overlap_tolerance", false, cn_positiveNumber,
+                             &def->contactOverlapTolerance ) == false ||
+         cnReadIntegerMember( L, item, "multisphere", false, &def->multisphere ) == false )
     {
         return false;
     }
@@ -2579,12 +2583,18 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
     {
         cnPushKey( L, "contact_recursions" );
         if ( cJSON_IsNumber( recursions ) == false || recursions->valuedouble < 0.0 ||
-             recursions->valuedouble > 16.0 || floor( recursions->valuedouble ) != recursions->valuedouble )
+             recursions->valuedouble > 64.0 || floor( recursions->valuedouble ) != recursions->valuedouble )
         {
-            return cnFailExpected( L, "an integer from 0 to 16", recursions );
+            return cnFailExpected( L, "an integer from 0 to 64", recursions );
         }
         def->contactRecursions = (int)recursions->valuedouble;
         cnPop( L );
+    }
+    if ( def->multisphere != 0 && ( def->multisphere < 2 || def->multisphere > 256 ) )
+    {
+        cnPushKey( L, "multisphere" );
+        return cnFailExpected( L, "0 (off) or an integer from 2 to 256",
+                               cJSON_GetObjectItemCaseSensitive( item, "multisphere" ) );
     }
     if ( def->substeps > 64 )
     {

@@ -17,6 +17,7 @@ cnWorldDef cnDefaultWorldDef( void )
     def.contactHertz = 70.0;
     def.relaxIterations = 3;
     def.maxLinearSpeed = 400.0;
+    def.contactOverlapTolerance = 1e-5;
     def.contactMargin = 0.02;
     def.aabbMargin = 0.1;
     def.enableSleep = false;

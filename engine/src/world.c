@@ -148,10 +148,22 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
                   def->maxLinearSpeed );
         return false;
     }
-    if ( def->contactRecursions < 0 || def->contactRecursions > 16 )
+    if ( def->contactRecursions < 0 || def->contactRecursions > 64 )
     {
-        cnFormat( message, size, "world def: contactRecursions must be 0 to 16, got %d",
+        cnFormat( message, size, "world def: contactRecursions must be 0 to 64, got %d",
                   def->contactRecursions );
+        return false;
+    }
+    if ( !( isfinite( def->contactOverlapTolerance ) && def->contactOverlapTolerance > 0.0 ) )
+    {
+        cnFormat( message, size, "world def: contactOverlapTolerance must be a positive number, got %g",
+                  def->contactOverlapTolerance );
+        return false;
+    }
+    if ( def->multisphere != 0 && ( def->multisphere < 2 || def->multisphere > 256 ) )
+    {
+        cnFormat( message, size, "world def: multisphere must be 0 (off) or 2 to 256, got %d",
+                  def->multisphere );
         return false;
     }
     if ( ( def->allocator.allocFcn == NULL ) != ( def->allocator.freeFcn == NULL ) )

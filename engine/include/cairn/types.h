@@ -98,11 +98,19 @@ typedef struct cnWorldDef
     /// (speed_clamped). > 0; default 400 (6.7 m per 60 Hz step).
     double maxLinearSpeed;
     /// Overdamped worlds: after each contact solve, move the bodies to where the solve takes
-    /// them, collide there, and add a constraint for every point still overlapping (by more than
-    /// 0.1 mm), up to this many times (the ReLCP paper's recursion, section 3.8). It holds
-    /// contacts that one point per region cannot, such as linked rings pulled taut. 0 to 16;
-    /// default 0 (off). Inertial worlds ignore it.
+    /// them, collide there, and add a constraint for every point still overlapping by more than
+    /// contactOverlapTolerance, up to this many times (the ReLCP paper's recursion, section 3.8;
+    /// the same driver as the relcp solver, with the world's solver inside). It holds contacts
+    /// that one point per region cannot, such as linked rings pulled taut. 0 to 64; default 0
+    /// (off). Inertial worlds ignore it (the relcp solver recurses in both).
     int contactRecursions;
+    /// Overlap, m, above which the contact recursion adds a constraint at the trial pose. > 0;
+    /// default 1e-5 (the ReLCP paper's tolerance).
+    double contactOverlapTolerance;
+    /// The multisphere baseline (LCP-MS of the ReLCP paper, for comparisons): every ellipsoid,
+    /// capsule and torus collides as this many spheres along its major axis or core circle (its
+    /// mass properties stay the smooth shape's). 0 (off, the default) or 2 to 256.
+    int multisphere;
     /// Sleeping of resting islands. Not implemented yet: a world created with it set logs a
     /// warning and runs every body awake.
     bool enableSleep;
