@@ -1790,9 +1790,11 @@ double cnPointSignedDistance( const cnCollisionShape* shape, cnVec3 p, cnVec3* c
 // point P(u) + r (-nX)... the tube point along the normal has the shared normal: these are the
 // shared-normal pairs. The ring is scanned at N angles, every bracket where f' goes from negative
 // to non-negative is refined to round-off (Brent's root finder on f'), and flat stretches within
-// the margin get points spread along them.
+// the margin get points spread along them. A cold scan takes 256 angles: with 64, linked rings
+// pulled taut (chainmail_taut.json) had their deepest place missed in 4 of 600 steps by up to
+// 4.7e-5 m against a 4096-angle scan refined by golden section; with 256, in none.
 
-#define CN_RING_SCAN_COLD 64
+#define CN_RING_SCAN_COLD 256
 #define CN_RING_SCAN_WARM 16
 #define CN_RING_MINIMA    ( CN_RING_SCAN_COLD + 16 )
 

@@ -73,6 +73,9 @@ struct cnPrepared
 // (the solvers report it as cn_solveNonFinite). False with a static reason in *why (nullable).
 bool cnValidateProblem( const cnSolverProblem* problem, const char** why );
 
+// Why `solver` cannot take `problem` (its caps against the problem's groups and form), or NULL.
+const char* cnSolverRefusal( const cnSolverVTable* solver, const cnSolverProblem* problem );
+
 // Prepare the problem's rows [0, rowCount) and groups. Memory from `scratch` (6 blocks). False when
 // out of memory. The problem must be valid.
 typedef struct cnScratch cnScratch;
@@ -254,3 +257,31 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
                            "its merit above its start's (0: off)",                                            \
       2.0, 0.0, 1e300, cn_paramNumber, NULL, 0 }
 // clang-format on
+
+// ---- the ReLCP recursion (recursion.c) -------------------------------------------------------------
+
+// The solver inside the recursion: a registered vtable, its state (NULL) and parameters.
+typedef struct cnRecursionInner
+{
+    const cnSolverVTable* solver;
+    void* state;
+    const double* params;
+} cnRecursionInner;
+
+typedef struct cnRecursionSettings
+{
+    int maxLevels;           // oracle calls that may add rows (0: the single-constraint LCP)
+    double overlapTolerance; // m: the overlap at a trial pose that asks for a row
+} cnRecursionSettings;
+
+// Solve with `inner`, then while the problem's oracle appends rows for overlaps at the trial poses
+// of the answer (at most maxLevels times), solve the grown problem from the answer padded with
+// zeros. A level the inner solver cannot solve (an unusable status or a non-finite answer) is taken
+// back: its rows go, the level before it is the answer, stats->fallbacks counts it. Rows found on
+// the call after the last level are not solved (stats->overlap then stays above the tolerance).
+// stats: the status, reason and own measure of the last level kept; iterations and history summed
+// over the levels; oracleCalls, levels, rowsAdded, rowsRefused, overlap. Without an oracle it is
+// one solve. `prepared` follows the rows.
+void cnRecursionSolve( const cnRecursionInner* inner, const cnRecursionSettings* settings,
+                       const cnSolverBudget* budget, cnSolverProblem* problem, cnPrepared* prepared,
+                       cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats );

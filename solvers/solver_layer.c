@@ -275,7 +275,7 @@ cnSolverBudget cnBudgetFromParams( const cnSolverVTable* solver, const double* p
 // ---- one solve --------------------------------------------------------------------------------------
 
 // what the problem holds that the solver cannot take; NULL when it can take everything
-static const char* cnRefusal( const cnSolverVTable* solver, const cnSolverProblem* problem )
+const char* cnSolverRefusal( const cnSolverVTable* solver, const cnSolverProblem* problem )
 {
     uint32_t caps = solver->caps;
     if ( problem->matrix != NULL && ( caps & cn_solverExplicit ) == 0 )
@@ -336,8 +336,11 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
 {
     uint64_t start = cnGetTicks();
     cnSolverMerits nan = { (double)NAN, (double)NAN, (double)NAN, (double)NAN, (double)NAN };
-    *stats = ( cnSolverStats ){
-        .status = cn_solveUnsupported, .residual = (double)NAN, .ownMeasure = (double)NAN, .merits = nan };
+    *stats = ( cnSolverStats ){ .status = cn_solveUnsupported,
+                                .residual = (double)NAN,
+                                .ownMeasure = (double)NAN,
+                                .overlap = (double)NAN,
+                                .merits = nan };
     cnScratch scratch = { .arena = arena };
     cnPrepared local;
     cnPrepared* prepared = options != NULL ? options->prepared : NULL;
@@ -381,20 +384,36 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
         }
     }
 
-    const char* refusal = cnRefusal( solver, problem );
+    // the world's recursion around a solver that does not call the oracle itself; with either, a
+    // problem with no rows yet is still solved (the oracle may find overlaps at the free motion)
+    bool usesOracle = problem->oracle.fcn != NULL && ( solver->caps & cn_solverUsesOracle ) != 0;
+    bool recursion =
+        problem->oracle.fcn != NULL && usesOracle == false && options != NULL && options->recursionLevels > 0;
+    bool asksOracle = usesOracle || recursion;
+    const char* refusal = cnSolverRefusal( solver, problem );
     if ( refusal != NULL )
     {
         stats->reason = refusal;
         grade = true; // the guess is what comes back: grade it, and give its velocity
     }
-    else if ( problem->rowCount == 0 )
+    else if ( problem->rowCount == 0 && asksOracle == false )
     {
         stats->status = cn_solveConverged;
         grade = true;
     }
     else
     {
-        solver->solve( state, params, budget, problem, prepared, solution, arena, stats );
+        if ( recursion )
+        {
+            // the world's recursion: the same driver as relcp's, with this solver inside
+            cnRecursionInner inner = { solver, state, params };
+            cnRecursionSettings settings = { options->recursionLevels, options->overlapTolerance };
+            cnRecursionSolve( &inner, &settings, budget, problem, prepared, solution, arena, stats );
+        }
+        else
+        {
+            solver->solve( state, params, budget, problem, prepared, solution, arena, stats );
+        }
         // the oracle may have appended rows: grade all of them
         cnPrepareRows( problem, prepared );
         if ( stats->reason == NULL && stats->status == cn_solveUnsupported && prepared->singularRows > 0 )

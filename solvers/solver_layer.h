@@ -26,6 +26,11 @@ typedef struct cnLayerOptions
     // Compute the grading merits (stats->merits, stats->residual). A solve with a residual history
     // is always graded; a pass whose result nobody reads may skip it.
     bool grade;
+    // The ReLCP recursion around a solver that does not call the oracle itself (the world's
+    // contactRecursions): at most this many levels when the problem has an oracle (0: none), rows
+    // for overlaps above overlapTolerance, m (recursion.c).
+    int recursionLevels;
+    double overlapTolerance;
 } cnLayerOptions;
 
 // One solve: check the problem (structure, and what it holds against the solver's caps: friction,

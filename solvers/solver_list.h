@@ -6,4 +6,6 @@ CN_SOLVER( cn_pgsSolver )
 CN_SOLVER( cn_psorSolver )
 CN_SOLVER( cn_pgjSolver )
 CN_SOLVER( cn_lemkeSolver )
+CN_SOLVER( cn_bbpgdSolver )
+CN_SOLVER( cn_relcpSolver )
 // clang-format on

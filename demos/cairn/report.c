@@ -309,6 +309,12 @@ static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
         AddNumber( report, "iterations_mean", result->steps > 0 ? result->iterationsSum / steps : 0.0 ) &&
         AddNumber( report, "relax_iterations_mean",
                    result->steps > 0 ? result->relaxIterationsSum / steps : 0.0 ) &&
+        AddNumber( report, "recursion_levels_mean",
+                   result->steps > 0 ? result->recursionLevelsSum / steps : 0.0 ) &&
+        AddNumber( report, "recursion_rows_mean",
+                   result->steps > 0 ? result->recursionRowsSum / steps : 0.0 ) &&
+        AddNumber( report, "recursion_refused", result->recursionRefusedSum ) &&
+        AddNumber( report, "recursion_overlap_max", result->recursionOverlapMax ) &&
         AddNumber( report, "residual_final", result->residualFinal ) &&
         AddNumber( report, "kinetic_energy_initial", result->kineticEnergyInitial ) &&
         AddNumber( report, "kinetic_energy_final", result->kineticEnergyFinal ) &&

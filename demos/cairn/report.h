@@ -79,6 +79,12 @@ typedef struct RunResult
     double maxPenetration;
     double iterationsSum;
     double relaxIterationsSum;
+    /// The ReLCP recursion summed over the run: levels that added rows, the rows, rows refused; the
+    /// deepest overlap left at an accepted trial pose (NaN when no solve asked the oracle).
+    double recursionLevelsSum;
+    double recursionRowsSum;
+    double recursionRefusedSum;
+    double recursionOverlapMax;
     /// Substeps of the last step (the world's setting, or its automatic count).
     int substeps;
     /// NaN when no step was taken.

@@ -504,7 +504,8 @@ static bool WriteTraceHeader( FILE* trace )
     return fputs(
                "step,time,contacts,iterations,residual,kinetic_energy,max_penetration,systems_ms,predict_ms,"
                "collide_ms,integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,"
-               "violation_signorini,violation_coulomb,violation_dissipation,solve_ms,solve_status\n",
+               "violation_signorini,violation_coulomb,violation_dissipation,solve_ms,solve_status,"
+               "recursion_levels,recursion_rows,recursion_overlap\n",
                trace ) >= 0;
 }
 
@@ -520,13 +521,14 @@ static bool WriteTraceRow( FILE* trace, const cnStepReport* report )
     return fprintf(
                trace,
                "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,"
-               "%.6g,%s\n",
+               "%.6g,%s,%d,%d,%.17g\n",
                (long long)report->stepIndex, report->time, report->contactCount, report->solverIterations,
                report->solverResidual, report->kineticEnergy, report->maxPenetration, report->systemsMs,
                report->predictMs, report->collideMs, report->integrateMs, report->stepMs,
                report->relaxIterations, report->meritNaturalMap, report->meritCone,
                report->violationSignorini, report->violationCoulomb, report->violationDissipation,
-               report->solveMs, StepSolveStatus( report ) ) > 0;
+               report->solveMs, StepSolveStatus( report ), report->contactRecursions, report->recursionRows,
+               report->recursionOverlap ) > 0;
 }
 
 // Fold the buffered step reports into the totals. `firstStep` is the 1-based number of buffer[0].
@@ -543,6 +545,10 @@ static void Accumulate( RunResult* result, const cnStepReport* buffer, int count
         result->maxPenetration = fmax( result->maxPenetration, report->maxPenetration );
         result->iterationsSum += report->solverIterations;
         result->relaxIterationsSum += report->relaxIterations;
+        result->recursionLevelsSum += report->contactRecursions;
+        result->recursionRowsSum += report->recursionRows;
+        result->recursionRefusedSum += report->recursionRefused;
+        result->recursionOverlapMax = fmax( result->recursionOverlapMax, report->recursionOverlap );
         result->substeps = report->substeps;
         result->residualFinal = report->solverResidual;
         result->simulatedTime = report->time;
@@ -818,6 +824,7 @@ static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* r
         result->merits[k] = NAN;
         result->meritsMax[k] = NAN;
     }
+    result->recursionOverlapMax = NAN;
     result->dump.step = options->dumpStep;
     result->dump.path = options->dumpPath;
     result->kineticEnergyInitial = TotalKineticEnergy( worldId );

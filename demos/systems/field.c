@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The extensile force field of the ReLCP paper (section 7.4), through the public API only:
-// F(x) = strength x (|x| - sin|x|) / |x|^2, x = centre of mass - centre, on every dynamic body.
-// With a negative strength it is the compacting field of section 7.2.
+// The force fields of the ReLCP paper, through the public API only: the extensile field of
+// section 7.4, F(x) = strength x (|x| - sin|x|) / |x|^2 with x = centre of mass - centre, on every
+// dynamic body, and the compacting field of section 7.2, the same field with the sign of the
+// strength flipped (a positive strength pulls in). One implementation serves both: a compacting
+// field is an extensile one whose strength is negated once, when it is added.
 
 #include "systems.h"
 #include "systems_format.h"
@@ -14,9 +16,27 @@
 struct cxField
 {
     cnWorldId worldId;
-    cxFieldConfig config;
+    cxFieldKind kind;
+    cxFieldConfig config;    // as given (for a compacting field, a positive strength pulls in)
+    cxFieldConfig extensile; // the same field as an extensile one: what each step evaluates
     cxField** trackedPointer;
 };
+
+static const char* cxFieldKindName( cxFieldKind kind )
+{
+    return kind == cx_compactingField ? "compacting_field" : "extensile_field";
+}
+
+// the extensile config that gives the field of `kind` with settings `config`
+static cxFieldConfig cxAsExtensile( cxFieldKind kind, const cxFieldConfig* config )
+{
+    cxFieldConfig extensile = *config;
+    if ( kind == cx_compactingField )
+    {
+        extensile.strength = -config->strength;
+    }
+    return extensile;
+}
 
 // (r - sin r) / r^2, without the cancellation of r - sin r for small r: below r = 1/2 the series
 // r/6 - r^3/120 + r^5/5040 - ..., whose first omitted term is below 1e-19 relative there
@@ -53,6 +73,13 @@ cnVec3 cxExtensileForce( const cxFieldConfig* config, cnVec3 point )
     return cnScale( c->strength * cxExtensileProfile( r ), x );
 }
 
+cnVec3 cxCompactingForce( const cxFieldConfig* config, cnVec3 point )
+{
+    cxFieldConfig fallback = cxDefaultFieldConfig();
+    cxFieldConfig extensile = cxAsExtensile( cx_compactingField, config != NULL ? config : &fallback );
+    return cxExtensileForce( &extensile, point );
+}
+
 static void cxFieldStep( cnWorldId worldId, cnBodyArrays* bodies, double timeStep, void* context )
 {
     (void)worldId;
@@ -63,7 +90,7 @@ static void cxFieldStep( cnWorldId worldId, cnBodyArrays* bodies, double timeSte
         if ( bodies->types[row] == cn_dynamicBody )
         {
             bodies->forces[row] =
-                cnAdd( bodies->forces[row], cxExtensileForce( &field->config, bodies->centers[row] ) );
+                cnAdd( bodies->forces[row], cxExtensileForce( &field->extensile, bodies->centers[row] ) );
         }
     }
 }
@@ -109,17 +136,18 @@ cnStatus cxValidateFieldConfig( const cxFieldConfig* config, char* message, int 
     return cn_statusOk;
 }
 
-cnStatus cxTryAddExtensileField( cnWorldId worldId, const cxFieldConfig* config, cxField** outField,
-                                 char* message, int messageSize )
+static cnStatus cxTryAddField( cnWorldId worldId, cxFieldKind kind, const cxFieldConfig* config,
+                               cxField** outField, char* message, int messageSize )
 {
     if ( outField != NULL )
     {
         *outField = NULL;
     }
     cxFormat( message, messageSize, "%s", "" );
+    const char* name = cxFieldKindName( kind );
     if ( cnWorld_IsValid( worldId ) == false )
     {
-        cxFormat( message, messageSize, "extensile_field: null, stale or forged world id" );
+        cxFormat( message, messageSize, "%s: null, stale or forged world id", name );
         return cn_statusInvalidId;
     }
     cnStatus status = cxValidateFieldConfig( config, message, messageSize );
@@ -130,12 +158,15 @@ cnStatus cxTryAddExtensileField( cnWorldId worldId, const cxFieldConfig* config,
     cxField* field = calloc( 1, sizeof( cxField ) );
     if ( field == NULL )
     {
-        cxFormat( message, messageSize, "extensile_field: out of memory" );
+        cxFormat( message, messageSize, "%s: out of memory", name );
         return cn_statusOutOfMemory;
     }
     field->worldId = worldId;
+    field->kind = kind;
     field->config = *config;
+    field->extensile = cxAsExtensile( kind, config );
 
+    // both kinds register under one name: a world has at most one field
     cnSystemDef def = cnDefaultSystemDef();
     def.name = CX_FIELD_SYSTEM_NAME;
     def.stage = cn_stageForces;
@@ -146,9 +177,19 @@ cnStatus cxTryAddExtensileField( cnWorldId worldId, const cxFieldConfig* config,
     if ( status != cn_statusOk )
     {
         free( field );
-        cxFormat( message, messageSize,
-                  "extensile_field: cannot register the system '%s' (%s; one field per world)",
-                  CX_FIELD_SYSTEM_NAME, cnStatusString( status ) );
+        // with a valid def, an invalid argument is the name: the world has its field already
+        if ( status == cn_statusInvalidArgument )
+        {
+            cxFormat( message, messageSize,
+                      "%s: the world has a force field already (system '%s'): one field per world, "
+                      "extensile or compacting",
+                      name, CX_FIELD_SYSTEM_NAME );
+        }
+        else
+        {
+            cxFormat( message, messageSize, "%s: cannot register the system '%s' (%s)", name,
+                      CX_FIELD_SYSTEM_NAME, cnStatusString( status ) );
+        }
         return status;
     }
     if ( outField != NULL )
@@ -158,15 +199,29 @@ cnStatus cxTryAddExtensileField( cnWorldId worldId, const cxFieldConfig* config,
     return cn_statusOk;
 }
 
-cxField* cxAddExtensileField( cnWorldId worldId, const cxFieldConfig* config )
+cnStatus cxTryAddExtensileField( cnWorldId worldId, const cxFieldConfig* config, cxField** outField,
+                                 char* message, int messageSize )
+{
+    return cxTryAddField( worldId, cx_extensileField, config, outField, message, messageSize );
+}
+
+cnStatus cxTryAddCompactingField( cnWorldId worldId, const cxFieldConfig* config, cxField** outField,
+                                  char* message, int messageSize )
+{
+    return cxTryAddField( worldId, cx_compactingField, config, outField, message, messageSize );
+}
+
+// cxTryAddField with the reason logged through the world's log hook (stderr without one)
+static cxField* cxAddField( cnWorldId worldId, cxFieldKind kind, const cxFieldConfig* config,
+                            const char* function )
 {
     char message[256];
     cxField* field = NULL;
-    cnStatus status = cxTryAddExtensileField( worldId, config, &field, message, (int)sizeof( message ) );
+    cnStatus status = cxTryAddField( worldId, kind, config, &field, message, (int)sizeof( message ) );
     if ( status != cn_statusOk )
     {
         char line[300];
-        snprintf( line, sizeof( line ), "cxAddExtensileField: %s", message );
+        snprintf( line, sizeof( line ), "%s: %s", function, message );
         cnWorldDef def = cnWorld_GetDef( worldId );
         if ( cnWorld_IsValid( worldId ) && def.logFcn != NULL )
         {
@@ -181,9 +236,24 @@ cxField* cxAddExtensileField( cnWorldId worldId, const cxFieldConfig* config )
     return field;
 }
 
+cxField* cxAddExtensileField( cnWorldId worldId, const cxFieldConfig* config )
+{
+    return cxAddField( worldId, cx_extensileField, config, "cxAddExtensileField" );
+}
+
+cxField* cxAddCompactingField( cnWorldId worldId, const cxFieldConfig* config )
+{
+    return cxAddField( worldId, cx_compactingField, config, "cxAddCompactingField" );
+}
+
 cxFieldConfig cxField_GetConfig( const cxField* field )
 {
     return field != NULL ? field->config : cxDefaultFieldConfig();
+}
+
+cxFieldKind cxField_GetKind( const cxField* field )
+{
+    return field != NULL ? field->kind : cx_extensileField;
 }
 
 void cxField_TrackPointer( cxField* field, cxField** pointer )

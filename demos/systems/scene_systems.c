@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Scene handlers: the JSON of a scene's "systems" entries turned into the configs of colony.c and
-// field.c. Strict: an unknown or repeated key, or a value of the wrong type or range, is an
-// error whose message starts with the key.
+// Scene handlers: the JSON of a scene's "systems" entries ("colony", "extensile_field",
+// "compacting_field") turned into the configs of colony.c and field.c. Strict: an unknown or
+// repeated key, or a value of the wrong type or range, is an error whose message starts with the
+// key.
 
 #include "systems.h"
 #include "systems_format.h"
@@ -246,7 +247,7 @@ cnStatus cxColonySceneHandler( cnWorldId worldId, const char* config, void* cont
     return cn_statusOk;
 }
 
-// extensile field --------------------------------------------------------------------------------
+// force fields: extensile and compacting ---------------------------------------------------------
 
 static cnStatus cxReadFieldConfig( const cJSON* root, void* out, char* message, int messageSize )
 {
@@ -288,29 +289,58 @@ static cnStatus cxReadFieldConfig( const cJSON* root, void* out, char* message, 
     return cn_statusOk;
 }
 
-cnStatus cxFieldSceneHandler( cnWorldId worldId, const char* config, void* context, char* message,
-                              int messageSize )
+static const char* cxFieldName( cxFieldKind kind )
 {
+    return kind == cx_compactingField ? "compacting_field" : "extensile_field";
+}
+
+// "extensile_field" and "compacting_field": the same settings, one field per world
+static cnStatus cxStartField( cnWorldId worldId, cxFieldKind kind, const char* config, void* context,
+                              char* message, int messageSize )
+{
+    const char* name = cxFieldName( kind );
     cxFieldConfig fieldConfig = cxDefaultFieldConfig();
-    cnStatus status =
-        cxReadSettings( config, "extensile_field", cxReadFieldConfig, &fieldConfig, message, messageSize );
-    if ( status != cn_statusOk )
-    {
-        return status;
-    }
-    cxField* field = NULL;
-    status = cxTryAddExtensileField( worldId, &fieldConfig, &field, message, messageSize );
+    cnStatus status = cxReadSettings( config, name, cxReadFieldConfig, &fieldConfig, message, messageSize );
     if ( status != cn_statusOk )
     {
         return status;
     }
     cxSceneSystems* systems = context;
+    cxField* field = NULL;
+    status = kind == cx_compactingField
+                 ? cxTryAddCompactingField( worldId, &fieldConfig, &field, message, messageSize )
+                 : cxTryAddExtensileField( worldId, &fieldConfig, &field, message, messageSize );
+    if ( status == cn_statusInvalidArgument && systems != NULL && systems->field != NULL )
+    {
+        // the scene set up a field before this one: say which
+        const char* other = cxFieldName( cxField_GetKind( systems->field ) );
+        cxFormat( message, messageSize,
+                  "%s: the scene has %s as well: one field per world, so give extensile_field or "
+                  "compacting_field, not both",
+                  name, other );
+    }
+    if ( status != cn_statusOk )
+    {
+        return status;
+    }
     if ( systems != NULL )
     {
         systems->field = field;
         cxField_TrackPointer( field, &systems->field );
     }
     return cn_statusOk;
+}
+
+cnStatus cxFieldSceneHandler( cnWorldId worldId, const char* config, void* context, char* message,
+                              int messageSize )
+{
+    return cxStartField( worldId, cx_extensileField, config, context, message, messageSize );
+}
+
+cnStatus cxCompactingFieldSceneHandler( cnWorldId worldId, const char* config, void* context, char* message,
+                                        int messageSize )
+{
+    return cxStartField( worldId, cx_compactingField, config, context, message, messageSize );
 }
 
 // glue -------------------------------------------------------------------------------------------
@@ -320,6 +350,7 @@ int cxGetSceneSystems( cxSceneSystems* systems, cnSceneSystem* handlers, int cap
     const cnSceneSystem all[CX_SCENE_SYSTEM_COUNT] = {
         { "colony", cxColonySceneHandler, systems },
         { "extensile_field", cxFieldSceneHandler, systems },
+        { "compacting_field", cxCompactingFieldSceneHandler, systems },
     };
     int count = 0;
     for ( ; handlers != NULL && count < capacity && count < CX_SCENE_SYSTEM_COUNT; ++count )

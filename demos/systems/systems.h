@@ -3,9 +3,9 @@
 
 /// @defgroup systems User systems
 /// Systems for the flagship demos, written against the public API only, the way a user of the
-/// engine writes them: bacterial colony growth (ReLCP paper, section 7.3) and the extensile
-/// force field (section 7.4), plus the scene handlers that set them up from a scene file's
-/// "systems" object. Library cairn_systems, prefix cx.
+/// engine writes them: bacterial colony growth (ReLCP paper, section 7.3) and the force fields
+/// (extensile, section 7.4; compacting, section 7.2), plus the scene handlers that set them up
+/// from a scene file's "systems" object. Library cairn_systems, prefix cx.
 ///
 /// Each system is registered with cnWorld_AddSystem and owned by its world: its memory is freed
 /// when the world is destroyed or the system removed (by its name, CX_COLONY_SYSTEM_NAME or
@@ -111,22 +111,33 @@ CN_API void cxColony_TrackPointer( cxColony* colony, cxColony** pointer );
 
 /// @}
 
-/// @name Extensile force field
+/// @name Force fields: extensile and compacting
 /// @{
 
-/// Name under which a field registers its system (at most one field per world).
+/// Name under which a field, extensile or compacting, registers its system: at most one field
+/// per world.
 #define CX_FIELD_SYSTEM_NAME "extensile_field"
 
 /// A force field acting on every dynamic body. Opaque; owned by its world.
 typedef struct cxField cxField;
+
+/// The two fields of the ReLCP paper: one force law, opposite signs.
+typedef enum cxFieldKind
+{
+    /// F(x) = strength x (|x| - sin|x|) / |x|^2: a positive strength pushes out (section 7.4).
+    cx_extensileField,
+    /// F(x) = -strength x (|x| - sin|x|) / |x|^2: a positive strength pulls in (section 7.2).
+    cx_compactingField,
+} cxFieldKind;
 
 /// Field settings. Start from cxDefaultFieldConfig().
 typedef struct cxFieldConfig
 {
     /// `center`: centre of the field, m. Default the origin.
     cnVec3 center;
-    /// `strength`: the force far from the centre, N. Finite; positive pushes out (extensile,
-    /// ReLCP section 7.4), negative pulls in (the compacting field of section 7.2). Default 1.
+    /// `strength`: the magnitude of the force far from the centre, N. Finite. Positive pushes
+    /// out for the extensile field and pulls in for the compacting one; a negative strength
+    /// reverses either. Default 1.
     double strength;
 } cxFieldConfig;
 
@@ -135,21 +146,38 @@ CN_API cxFieldConfig cxDefaultFieldConfig( void );
 /// Check a config (finite centre and strength); the reason starts with the offending key.
 CN_API cnStatus cxValidateFieldConfig( const cxFieldConfig* config, char* message, int messageSize );
 
-/// The field's force at a point: F(x) = strength x (|x| - sin|x|) / |x|^2 with x = point - center.
-/// Its magnitude |strength| (1 - sin r / r) grows as r^3 / 6 near the centre (evaluated there by
-/// its series, free of cancellation) and tends to |strength| far away; zero at the centre.
+/// The extensile field's force at a point: F(x) = strength x (|x| - sin|x|) / |x|^2 with
+/// x = point - center (defaults for a NULL config). Its magnitude |strength| (1 - sin r / r), with
+/// r = |x|, grows as |strength| r^2 / 6 near the centre (evaluated there by its series, free of
+/// cancellation) and tends to |strength| far away; zero at the centre.
 CN_API cnVec3 cxExtensileForce( const cxFieldConfig* config, cnVec3 point );
+
+/// The compacting field's force at a point: -cxExtensileForce, exactly (the strength negated).
+CN_API cnVec3 cxCompactingForce( const cxFieldConfig* config, cnVec3 point );
 
 /// Add the field to a world: a system at cn_stageForces adds cxExtensileForce at the centre of
 /// mass of every dynamic body, each step. NULL with the reason logged on failure (invalid world
-/// or config, a second field in the world, out of memory).
+/// or config, a second field in the world, extensile or compacting, out of memory).
 CN_API cxField* cxAddExtensileField( cnWorldId worldId, const cxFieldConfig* config );
 
 /// cxAddExtensileField that hands the reason for a failure back instead of logging it.
 CN_API cnStatus cxTryAddExtensileField( cnWorldId worldId, const cxFieldConfig* config, cxField** outField,
                                         char* message, int messageSize );
 
+/// As cxAddExtensileField, with cxCompactingForce: the field of the ReLCP paper's compacting
+/// suspension (section 7.2). It takes the world's one field slot (CX_FIELD_SYSTEM_NAME).
+CN_API cxField* cxAddCompactingField( cnWorldId worldId, const cxFieldConfig* config );
+
+/// cxAddCompactingField that hands the reason for a failure back instead of logging it.
+CN_API cnStatus cxTryAddCompactingField( cnWorldId worldId, const cxFieldConfig* config, cxField** outField,
+                                         char* message, int messageSize );
+
+/// The settings as given when the field was added (a compacting field's strength is not negated).
+/// Defaults for NULL.
 CN_API cxFieldConfig cxField_GetConfig( const cxField* field );
+
+/// Which field it is. cx_extensileField for NULL.
+CN_API cxFieldKind cxField_GetKind( const cxField* field );
 
 /// As cxColony_TrackPointer: `*pointer` becomes NULL when the field leaves its world.
 CN_API void cxField_TrackPointer( cxField* field, cxField** pointer );
@@ -160,7 +188,8 @@ CN_API void cxField_TrackPointer( cxField* field, cxField** pointer );
 /// @{
 
 /// What the scene handlers set up, for the caller of the loader (the cairn tool, the viewer):
-/// after a successful load, the colony and the field of the scene's "systems" object, or NULL
+/// after a successful load, the colony and the field (extensile or compacting: see
+/// cxField_GetKind) of the scene's "systems" object, or NULL
 /// for those it did not name. A pointer is reset to NULL when its system leaves the world (the
 /// world destroyed, also by a failed load), so keep this struct alive as long as the world.
 typedef struct cxSceneSystems
@@ -170,10 +199,11 @@ typedef struct cxSceneSystems
 } cxSceneSystems;
 
 /// Number of handlers cxGetSceneSystems fills.
-#define CX_SCENE_SYSTEM_COUNT 2
+#define CX_SCENE_SYSTEM_COUNT 3
 
-/// Fill `handlers` (room for `capacity`) with the handlers of this library: "colony"
-/// (cxColonySceneHandler) and "extensile_field" (cxFieldSceneHandler), their contexts pointing
+/// Fill `handlers` (room for `capacity`) with the handlers of this library, in this order:
+/// "colony" (cxColonySceneHandler), "extensile_field" (cxFieldSceneHandler) and
+/// "compacting_field" (cxCompactingFieldSceneHandler), their contexts pointing
 /// at `systems` (nullable: then the pointers are not reported). Returns how many it wrote, at
 /// most CX_SCENE_SYSTEM_COUNT. Pass them to cnSceneOptions.systems / systemCount.
 CN_API int cxGetSceneSystems( cxSceneSystems* systems, cnSceneSystem* handlers, int capacity );
@@ -189,6 +219,12 @@ CN_API cnStatus cxColonySceneHandler( cnWorldId worldId, const char* config, voi
 /// cnSceneSystemFcn for "extensile_field": keys `center` ([x, y, z]) and `strength`.
 CN_API cnStatus cxFieldSceneHandler( cnWorldId worldId, const char* config, void* context, char* message,
                                      int messageSize );
+
+/// cnSceneSystemFcn for "compacting_field": the same keys; a positive `strength` pulls in. A world
+/// has one field, so a scene that gives both "extensile_field" and "compacting_field" fails to
+/// load at the second one, with a message that says so.
+CN_API cnStatus cxCompactingFieldSceneHandler( cnWorldId worldId, const char* config, void* context,
+                                               char* message, int messageSize );
 
 /// @}
 

@@ -836,6 +836,16 @@ void vwDrawHud( vwApp* app, double fps )
         vwAddLine( &lines, s_white, "rows %d%s   own measure %s", r->solverRows,
                    r->solverFrictionless ? " (frictionless: normal rows only)" : "",
                    vwMeritText( r->solverOwnMeasure, a, sizeof( a ) ) );
+        if ( isfinite( r->recursionOverlap ) || r->contactRecursions > 0 )
+        {
+            // the ReLCP recursion (relcp, or the world's contact_recursions): what it added, what
+            // overlap it left at the poses the step ends at
+            bool left = ( r->warnings & cn_warnOverlapLeft ) != 0;
+            vwAddLine( &lines, left ? s_warn : s_white,
+                       "recursion: %d levels, %d rows added%s   overlap left %s m", r->contactRecursions,
+                       r->recursionRows, r->recursionRefused > 0 ? " (some refused: no room)" : "",
+                       vwMeritText( r->recursionOverlap, a, sizeof( a ) ) );
+        }
         vwAddLine( &lines, s_white, "step %.2f ms: collide %.2f  solve %.2f  integrate %.2f  other %.2f",
                    r->stepMs, r->collideMs, r->solveMs, r->integrateMs, r->systemsMs + r->predictMs );
         for ( int p = 0; p < solver->paramCount; ++p )

@@ -157,8 +157,10 @@ static cnStatus cnCheckBodyDef( const cnWorld* world, const cnBodyDef* def, char
         { "position", def->position },
         { "linearVelocity", def->linearVelocity },
         { "angularVelocity", def->angularVelocity },
+        { "constantForce", def->constantForce },
+        { "constantTorque", def->constantTorque },
     };
-    for ( int i = 0; i < 3; ++i )
+    for ( int i = 0; i < (int)( sizeof( vectors ) / sizeof( vectors[0] ) ); ++i )
     {
         if ( cnIsFiniteVec3( vectors[i].value ) == false )
         {
@@ -322,6 +324,9 @@ cnBodyId cnCreateBody( cnWorldId worldId, const cnBodyDef* def )
     b->angularVelocity[row] = def->type == cn_staticBody ? cn_vec3Zero : def->angularVelocity;
     b->force[row] = cn_vec3Zero;
     b->torque[row] = cn_vec3Zero;
+    // like cnBody_ApplyForce, only dynamic bodies take forces
+    b->constantForce[row] = def->type == cn_dynamicBody ? def->constantForce : cn_vec3Zero;
+    b->constantTorque[row] = def->type == cn_dynamicBody ? def->constantTorque : cn_vec3Zero;
     b->safeTransform[row] = transform;
     b->safeCenter[row] = def->position;
     b->safeLinearVelocity[row] = b->linearVelocity[row];
@@ -421,6 +426,8 @@ cnStatus cnBody_GetState( cnBodyId bodyId, cnBodyState* outState )
     outState->center = b->center[row];
     outState->linearVelocity = b->linearVelocity[row];
     outState->angularVelocity = b->angularVelocity[row];
+    outState->constantForce = b->constantForce[row];
+    outState->constantTorque = b->constantTorque[row];
     outState->mass.mass = b->mass[row];
     outState->mass.center = b->localCenter[row];
     outState->mass.inertia = b->inertia[row];
@@ -579,6 +586,44 @@ cnStatus cnBody_ApplyTorque( cnBodyId bodyId, cnVec3 torque )
         world->bodies.torque[row] = cnAdd( world->bodies.torque[row], torque );
     }
     return status;
+}
+
+cnStatus cnBody_SetConstantForce( cnBodyId bodyId, cnVec3 force )
+{
+    int row;
+    cnStatus status;
+    cnWorld* world = cnBodyForVector( bodyId, force, "cnBody_SetConstantForce", &row, &status );
+    if ( world != NULL && world->bodies.type[row] == cn_dynamicBody )
+    {
+        world->bodies.constantForce[row] = force;
+    }
+    return status;
+}
+
+cnVec3 cnBody_GetConstantForce( cnBodyId bodyId )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    return world != NULL ? world->bodies.constantForce[row] : cn_vec3Zero;
+}
+
+cnStatus cnBody_SetConstantTorque( cnBodyId bodyId, cnVec3 torque )
+{
+    int row;
+    cnStatus status;
+    cnWorld* world = cnBodyForVector( bodyId, torque, "cnBody_SetConstantTorque", &row, &status );
+    if ( world != NULL && world->bodies.type[row] == cn_dynamicBody )
+    {
+        world->bodies.constantTorque[row] = torque;
+    }
+    return status;
+}
+
+cnVec3 cnBody_GetConstantTorque( cnBodyId bodyId )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    return world != NULL ? world->bodies.constantTorque[row] : cn_vec3Zero;
 }
 
 cnMassData cnBody_GetMassData( cnBodyId bodyId )

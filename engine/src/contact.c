@@ -8,7 +8,20 @@
 #include "narrow_phase.h"
 #include "world.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+// Multisphere worlds: one sub-sphere contact's touching before and after an update, under the pair
+// of shapes the user knows (shapeA < shapeB, by index then generation).
+typedef struct cnOwnerTouch
+{
+    int shapeA;
+    int shapeB;
+    uint16_t generationA;
+    uint16_t generationB;
+    bool before;
+    bool after;
+} cnOwnerTouch;
 
 void cnCreateContactSet( cnWorld* world )
 {
@@ -28,6 +41,7 @@ void cnDestroyContactSet( cnWorld* world )
     cnFree( allocator, set->spare, (size_t)set->spareCapacity * sizeof( cnContact ) );
     cnFree( allocator, set->beginEvents, (size_t)set->beginCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->endEvents, (size_t)set->endCapacity * sizeof( cnContactEvent ) );
+    cnFree( allocator, set->ownerTouches, (size_t)set->ownerTouchCapacity * sizeof( cnOwnerTouch ) );
     memset( set, 0, sizeof( *set ) );
 }
 
@@ -78,6 +92,44 @@ void cnDestroyShapeProxy( cnWorld* world, int shapeIndex )
     }
 }
 
+static void cnMoveShapeProxy( cnWorld* world, int shapeIndex, cnVec3 displacement )
+{
+    cnCollisionShape placed = cnPlaceShape( world, shapeIndex );
+    cnAABB box = cnComputeAABB( &placed );
+    if ( cnAABB_IsValid( box ) )
+    {
+        cnBroadPhase_MoveProxyPredicted( &world->contacts.broadPhase, world->shapes[shapeIndex].proxyKey, box,
+                                         displacement );
+    }
+}
+
+// a shape, or its first sub-sphere when it has them
+static int cnColliderOf( const cnWorld* world, int shapeIndex )
+{
+    if ( shapeIndex != CN_NULL_INDEX && world->shapes[shapeIndex].firstChild != CN_NULL_INDEX )
+    {
+        return world->shapes[shapeIndex].firstChild;
+    }
+    return shapeIndex;
+}
+
+int cnFirstCollider( const cnWorld* world, int row )
+{
+    return cnColliderOf( world, world->bodies.headShape[row] );
+}
+
+int cnNextCollider( const cnWorld* world, int shapeIndex )
+{
+    const cnShape* shape = world->shapes + shapeIndex;
+    if ( shape->next != CN_NULL_INDEX )
+    {
+        return cnColliderOf( world, shape->next ); // the next sub-sphere, or the body's next shape
+    }
+    // after a shape's last sub-sphere, the body's shape after that shape
+    return shape->parent != CN_NULL_INDEX ? cnColliderOf( world, world->shapes[shape->parent].next )
+                                          : CN_NULL_INDEX;
+}
+
 void cnMoveBodyProxies( cnWorld* world, int row, cnVec3 displacement )
 {
     // the step puts back bodies that are not finite before they get here (world.c); between steps
@@ -86,16 +138,11 @@ void cnMoveBodyProxies( cnWorld* world, int row, cnVec3 displacement )
     {
         displacement = cn_vec3Zero;
     }
-    for ( int index = world->bodies.headShape[row]; index != CN_NULL_INDEX;
-          index = world->shapes[index].next )
+    // a shape with sub-spheres (multisphere worlds) has no proxy: theirs move
+    for ( int index = cnFirstCollider( world, row ); index != CN_NULL_INDEX;
+          index = cnNextCollider( world, index ) )
     {
-        cnCollisionShape placed = cnPlaceShape( world, index );
-        cnAABB box = cnComputeAABB( &placed );
-        if ( cnAABB_IsValid( box ) )
-        {
-            cnBroadPhase_MoveProxyPredicted( &world->contacts.broadPhase, world->shapes[index].proxyKey, box,
-                                             displacement );
-        }
+        cnMoveShapeProxy( world, index, displacement );
     }
 }
 
@@ -128,6 +175,85 @@ static bool cnContactIsCurrent( const cnWorld* world, const cnContact* contact )
     const cnShape* b = world->shapes + contact->shapeB;
     return a->bodySlot != CN_NULL_INDEX && b->bodySlot != CN_NULL_INDEX &&
            a->generation == contact->generationA && b->generation == contact->generationB;
+}
+
+// the shapes the user knows of a new contact: a sub-sphere stands for its parent
+static void cnSetContactOwners( const cnWorld* world, cnContact* contact )
+{
+    int parentA = world->shapes[contact->shapeA].parent;
+    int parentB = world->shapes[contact->shapeB].parent;
+    contact->ownerA = parentA != CN_NULL_INDEX ? parentA : contact->shapeA;
+    contact->ownerB = parentB != CN_NULL_INDEX ? parentB : contact->shapeB;
+    contact->ownerGenerationA = world->shapes[contact->ownerA].generation;
+    contact->ownerGenerationB = world->shapes[contact->ownerB].generation;
+}
+
+static bool cnIsSubSphereContact( const cnContact* contact )
+{
+    return contact->ownerA != contact->shapeA || contact->ownerB != contact->shapeB;
+}
+
+static void cnRecordOwnerTouch( cnContactSet* set, int* count, const cnContact* contact, bool before,
+                                bool after )
+{
+    CN_ASSERT( *count < set->ownerTouchCapacity );
+    bool swap = contact->ownerA > contact->ownerB;
+    cnOwnerTouch* touch = set->ownerTouches + *count;
+    touch->shapeA = swap ? contact->ownerB : contact->ownerA;
+    touch->shapeB = swap ? contact->ownerA : contact->ownerB;
+    touch->generationA = swap ? contact->ownerGenerationB : contact->ownerGenerationA;
+    touch->generationB = swap ? contact->ownerGenerationA : contact->ownerGenerationB;
+    touch->before = before;
+    touch->after = after;
+    *count += 1;
+}
+
+static int cnCompareOwnerTouch( const void* left, const void* right )
+{
+    const cnOwnerTouch* a = left;
+    const cnOwnerTouch* b = right;
+    int keysA[4] = { a->shapeA, a->generationA, a->shapeB, a->generationB };
+    int keysB[4] = { b->shapeA, b->generationA, b->shapeB, b->generationB };
+    for ( int k = 0; k < 4; ++k )
+    {
+        if ( keysA[k] != keysB[k] )
+        {
+            return keysA[k] < keysB[k] ? -1 : 1;
+        }
+    }
+    return 0;
+}
+
+// One begin event per pair of user shapes whose sub-spheres had no point and now have one, one end
+// event per pair that had points and has none now.
+static void cnRaiseOwnerEvents( cnWorld* world, int count )
+{
+    cnContactSet* set = &world->contacts;
+    qsort( set->ownerTouches, (size_t)count, sizeof( cnOwnerTouch ), cnCompareOwnerTouch );
+    for ( int first = 0; first < count; )
+    {
+        const cnOwnerTouch* touch = set->ownerTouches + first;
+        bool before = false;
+        bool after = false;
+        int next = first;
+        while ( next < count && cnCompareOwnerTouch( touch, set->ownerTouches + next ) == 0 )
+        {
+            before = before || set->ownerTouches[next].before;
+            after = after || set->ownerTouches[next].after;
+            next += 1;
+        }
+        cnContactEvent event = { cnShapeIdOf( world, touch->shapeA, touch->generationA ),
+                                 cnShapeIdOf( world, touch->shapeB, touch->generationB ) };
+        if ( after && before == false )
+        {
+            cnPushEvent( world, &set->beginEvents, &set->beginCount, &set->beginCapacity, event );
+        }
+        else if ( before && after == false )
+        {
+            cnPushEvent( world, &set->endEvents, &set->endCount, &set->endCapacity, event );
+        }
+        first = next;
+    }
 }
 
 static int cnComparePair( int a0, int b0, int a1, int b1 )
@@ -231,6 +357,19 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
     }
     set->spare = spare;
 
+    // multisphere worlds: room to record every sub-sphere contact, old and new
+    int touchCount = 0;
+    if ( world->def.multisphere > 0 )
+    {
+        void* touches = set->ownerTouches;
+        if ( cnReserve( &world->allocator, &touches, &set->ownerTouchCapacity, set->count + pairCount, 64,
+                        sizeof( cnOwnerTouch ) ) == false )
+        {
+            return cn_statusOutOfMemory;
+        }
+        set->ownerTouches = touches;
+    }
+
     int next = 0;
     int old = 0;
     for ( int p = 0; p < pairCount || old < set->count; )
@@ -254,7 +393,11 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         if ( order < 0 || ( order == 0 && cnContactIsCurrent( world, existing ) == false ) )
         {
             // the pair is gone (or its shapes are not the same any more): the contact ends
-            if ( existing->flags & cn_contactTouching )
+            if ( ( existing->flags & cn_contactTouching ) && cnIsSubSphereContact( existing ) )
+            {
+                cnRecordOwnerTouch( set, &touchCount, existing, true, false );
+            }
+            else if ( existing->flags & cn_contactTouching )
             {
                 cnContactEvent event = { cnShapeIdOf( world, existing->shapeA, existing->generationA ),
                                          cnShapeIdOf( world, existing->shapeB, existing->generationB ) };
@@ -280,6 +423,7 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
             contact->shapeB = set->pairs[p].shapeB;
             contact->generationA = world->shapes[contact->shapeA].generation;
             contact->generationB = world->shapes[contact->shapeB].generation;
+            cnSetContactOwners( world, contact );
         }
         p += 1;
         next += 1;
@@ -348,7 +492,15 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         bool wasTouching = ( contact->flags & cn_contactTouching ) != 0;
         cnContactEvent event = { cnShapeIdOf( world, contact->shapeA, contact->generationA ),
                                  cnShapeIdOf( world, contact->shapeB, contact->generationB ) };
-        if ( touching && wasTouching == false )
+        if ( cnIsSubSphereContact( contact ) )
+        {
+            // one event per pair of the user's shapes, once every sub-sphere contact is known
+            if ( touching || wasTouching )
+            {
+                cnRecordOwnerTouch( set, &touchCount, contact, wasTouching, touching );
+            }
+        }
+        else if ( touching && wasTouching == false )
         {
             cnPushEvent( world, &set->beginEvents, &set->beginCount, &set->beginCapacity, event );
         }
@@ -368,6 +520,10 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
                 deepest = fmax( deepest, -contact->manifold.points[k].separation );
             }
         }
+    }
+    if ( touchCount > 0 )
+    {
+        cnRaiseOwnerEvents( world, touchCount );
     }
     report->manifoldCount = manifolds;
     report->contactCount = points;
@@ -431,8 +587,9 @@ int cnWorld_GetContacts( cnWorldId worldId, cnContactData* contacts, int capacit
         {
             cnContactData* data = contacts + count;
             memset( data, 0, sizeof( *data ) );
-            data->shapeA = cnShapeIdOf( world, contact->shapeA, contact->generationA );
-            data->shapeB = cnShapeIdOf( world, contact->shapeB, contact->generationB );
+            // a sub-sphere's contact names its shape (multisphere worlds)
+            data->shapeA = cnShapeIdOf( world, contact->ownerA, contact->ownerGenerationA );
+            data->shapeB = cnShapeIdOf( world, contact->ownerB, contact->ownerGenerationB );
             data->bodyA = cnShape_GetBody( data->shapeA );
             data->bodyB = cnShape_GetBody( data->shapeB );
             data->normal = contact->manifold.normal;

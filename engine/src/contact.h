@@ -32,6 +32,12 @@ typedef struct cnContact
     int shapeB;
     uint16_t generationA; // the shapes' generations when the contact was made: a reused
     uint16_t generationB; // shape slot does not inherit a stale contact
+    // the shapes the user knows: shapeA/B themselves, or the shapes whose sub-spheres they are
+    // (multisphere worlds), with their generations when the contact was made
+    int ownerA;
+    int ownerB;
+    uint16_t ownerGenerationA;
+    uint16_t ownerGenerationB;
     uint32_t flags;
     cnManifold manifold;
     double normalImpulse[CN_MAX_MANIFOLD_POINTS];  // warm start, N s
@@ -60,6 +66,11 @@ typedef struct cnContactSet
     cnContactEvent* endEvents; // (endCount)
     int endCount;
     int endCapacity;
+
+    // multisphere worlds: touching before and after the update of every sub-sphere contact, by
+    // the pair of shapes the user knows, to raise one event per such pair (contact.c)
+    struct cnOwnerTouch* ownerTouches; // (ownerTouchCapacity)
+    int ownerTouchCapacity;
 } cnContactSet;
 
 void cnCreateContactSet( cnWorld* world );
@@ -71,6 +82,12 @@ void cnDestroyShapeProxy( cnWorld* world, int shapeIndex );
 // Move the proxies of one body's shapes to its current pose; `displacement` (m) is the motion
 // expected before the next move, which stretches a re-inserted fat box.
 void cnMoveBodyProxies( cnWorld* world, int row, cnVec3 displacement );
+
+// The shapes of body `row` that collide (have a proxy), in list order: the body's shapes, each
+// one with sub-spheres (multisphere worlds) replaced by them. CN_NULL_INDEX after the last:
+//     for ( int i = cnFirstCollider( world, row ); i != CN_NULL_INDEX; i = cnNextCollider( world, i ) )
+int cnFirstCollider( const cnWorld* world, int row );
+int cnNextCollider( const cnWorld* world, int shapeIndex );
 
 // The shape placed in the world, as pair functions read it.
 cnCollisionShape cnPlaceShape( const cnWorld* world, int shapeIndex );

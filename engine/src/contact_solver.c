@@ -5,7 +5,8 @@
 //   warm start  the cached impulses, the tangent ones projected on this step's tangents
 //   solve       the main pass: the soft problem of an inertial world, or the hard one
 //   relax       the hard problem from the soft impulses, with the world's small relax budget
-//   recursion   overdamped worlds: rows added at the trial poses, solved again
+//   recursion   the final pass with the oracle: rows added at the trial poses, solved again (the
+//               relcp solver, or the world's contactRecursions around its solver)
 //   store       impulses back into the contact cache for the next step's warm start
 //   apply       velocity change, the impulse's angular momentum, the push as a one-step
 //               pseudo-velocity
@@ -14,6 +15,7 @@
 
 #include "contact_solver.h"
 
+#include "ccd_support.h"
 #include "core.h"
 #include "narrow_phase.h"
 #include "solver_layer.h"
@@ -21,6 +23,7 @@
 
 #include "cairn/solver.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 // restitution acts on impacts faster than this, m/s
@@ -34,10 +37,11 @@
 // than the fastest approach of the problem with no impulse, plus this slack, m/s
 #define CN_INACCURATE_SLACK  1e-3
 #define CN_INACCURATE_FACTOR 4.0
-// a row of the contact recursion: no manifold point to warm-start
+// a row the oracle added: no manifold point to warm-start
 #define CN_RECURSION_SLOT 255
-// the recursion adds a row for a point overlapping by more than this at the trial pose, m
-#define CN_RECURSION_TOLERANCE 1e-4
+// pairs outside the contact cache whose start-pose rows one step's oracle remembers (past it, such a
+// pair gets rows at its trial poses only)
+#define CN_ORACLE_NEW_PAIRS 256
 
 // One substep's problem and the maps from its rows back to the contact cache, all from the step
 // arena.
@@ -315,11 +319,12 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
 
 // One pass of the layer on the rows with right-hand side b and softness (nullable), through the
 // data prepared once for the substep (`prepared`, NULL when preparing failed: the layer then
-// prepares itself); lambda in and out, the velocity change in delta; graded when `grade`. The
+// prepares itself); lambda in and out, the velocity change in delta; graded when `grade`; with the
+// recursion around the solver for `recursions` levels when the problem has the oracle. The
 // history goes after what earlier passes of this substep recorded. True when the result is usable.
 static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepared, bool grade, double* b,
-                         double* softness, const cnSolverBudget* budget, double* lambda, double* delta,
-                         cnSolverStats* stats )
+                         double* softness, const cnSolverBudget* budget, int recursions, double* lambda,
+                         double* delta, cnSolverStats* stats )
 {
     cnSolverProblem* problem = &rows->problem;
     problem->b = b;
@@ -332,7 +337,12 @@ static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepar
         .residualHistoryCapacity = world->residualHistoryCapacity - recorded,
     };
     memset( delta, 0, 6 * (size_t)rows->bodyCount * sizeof( double ) );
-    cnLayerOptions options = { .prepared = prepared, .grade = grade };
+    cnLayerOptions options = {
+        .prepared = prepared,
+        .grade = grade,
+        .recursionLevels = recursions,
+        .overlapTolerance = world->def.contactOverlapTolerance,
+    };
     cnLayerSolve( world->solver, world->solverState, world->solverParams, budget, problem, &solution,
                   &world->arena, &options, stats );
     world->report.solverPasses += 1;
@@ -351,90 +361,456 @@ static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepar
     return usable;
 }
 
-// The recursion of the ReLCP paper's section 3.8 (overdamped worlds): after a solve, move every
-// dynamic body by the solved velocities to a trial pose, collide every pair there, and for each
-// point still overlapping by more than CN_RECURSION_TOLERANCE append a frictionless normal row
-// measured at the trial pose: separation + dt J (v - v_trial) >= 0, v_trial the velocities of the
-// solve just made. The rows of earlier levels stay. Returns how many were added.
-static int cnAddRecursionRows( cnWorld* world, cnContactRows* rows, const double* delta, double timeStep,
-                               cnOracleResult* result )
+// ---- the oracle ----------------------------------------------------------------------------------------
+
+// What one oracle call reads: the world, the rows, the step, and the step's contacts as they were
+// assembled (an inertial pair that started the step penetrating may stay that deep).
+typedef struct cnOracleContext
 {
+    cnWorld* world;
+    cnContactRows* rows;
+    double timeStep;
+    // pairs that have rows at the start pose: per contact of the cache (those with manifold points
+    // from the assembly, the others once the oracle gave them theirs), and the pairs the cache does
+    // not have, by shapes
+    bool* started;
+    int* startedPairs; // (2 x startedCapacity) shape indices
+    int startedCount;
+    int startedCapacity;
+} cnOracleContext;
+
+// a candidate pair of the trial poses: shapes, and the contact it has in the cache (-1: none yet)
+typedef struct cnTrialPair
+{
+    int shapeA;
+    int shapeB;
+    int contact;
+} cnTrialPair;
+
+static bool cnContainsBox( const cnAABB* outer, const cnAABB* inner )
+{
+    return outer->lower.x <= inner->lower.x && outer->lower.y <= inner->lower.y &&
+           outer->lower.z <= inner->lower.z && inner->upper.x <= outer->upper.x &&
+           inner->upper.y <= outer->upper.y && inner->upper.z <= outer->upper.z;
+}
+
+static bool cnBoxesOverlap( const cnAABB* a, const cnAABB* b )
+{
+    return a->lower.x <= b->upper.x && b->lower.x <= a->upper.x && a->lower.y <= b->upper.y &&
+           b->lower.y <= a->upper.y && a->lower.z <= b->upper.z && b->lower.z <= a->upper.z;
+}
+
+// the broadphase's pair rule: different bodies, one of them dynamic, categories in masks
+static bool cnShapesMayPair( const cnWorld* world, int a, int b )
+{
+    const cnShape* sa = world->shapes + a;
+    const cnShape* sb = world->shapes + b;
+    if ( sa->bodySlot == sb->bodySlot || ( sa->categoryBits & sb->maskBits ) == 0 ||
+         ( sb->categoryBits & sa->maskBits ) == 0 )
+    {
+        return false;
+    }
+    const cnBodyStore* bodies = &world->bodies;
+    return bodies->type[world->slots[sa->bodySlot].row] == cn_dynamicBody ||
+           bodies->type[world->slots[sb->bodySlot].row] == cn_dynamicBody;
+}
+
+// the contact of a shape pair in the cache (sorted by shape pair), or -1
+static int cnFindContact( const cnContactSet* set, int shapeA, int shapeB )
+{
+    int low = 0;
+    int high = set->count - 1;
+    while ( low <= high )
+    {
+        int mid = ( low + high ) / 2;
+        const cnContact* c = set->contacts + mid;
+        if ( c->shapeA == shapeA && c->shapeB == shapeB )
+        {
+            return mid;
+        }
+        if ( c->shapeA < shapeA || ( c->shapeA == shapeA && c->shapeB < shapeB ) )
+        {
+            low = mid + 1;
+        }
+        else
+        {
+            high = mid - 1;
+        }
+    }
+    return -1;
+}
+
+static int cnCompareTrialPairs( const void* a, const void* b )
+{
+    const cnTrialPair* p = a;
+    const cnTrialPair* q = b;
+    if ( p->shapeA != q->shapeA )
+    {
+        return p->shapeA < q->shapeA ? -1 : 1;
+    }
+    return p->shapeB < q->shapeB ? -1 : p->shapeB > q->shapeB ? 1 : 0;
+}
+
+// shapes whose trial boxes left their fat boxes, and the pairs the broadphase query gives them
+typedef struct cnEscapes
+{
+    const cnWorld* world;
+    const bool* escaped; // per shape index
+    int shape;           // the escaped shape being queried
+    cnTrialPair* pairs;
+    int count;
+    int capacity;
+    bool full;
+} cnEscapes;
+
+static void cnPushTrialPair( cnEscapes* e, int a, int b )
+{
+    if ( e->count == e->capacity )
+    {
+        e->full = true;
+        return;
+    }
+    e->pairs[e->count++] = ( cnTrialPair ){ a < b ? a : b, a < b ? b : a, -1 };
+}
+
+static bool cnEscapeQuery( int proxyKey, int shapeIndex, void* context )
+{
+    (void)proxyKey;
+    cnEscapes* e = context;
+    // escaped shapes meet each other in the pass over their trial boxes
+    if ( e->escaped[shapeIndex] == false && cnShapesMayPair( e->world, e->shape, shapeIndex ) &&
+         cnFindContact( &e->world->contacts, e->shape < shapeIndex ? e->shape : shapeIndex,
+                        e->shape < shapeIndex ? shapeIndex : e->shape ) < 0 )
+    {
+        cnPushTrialPair( e, e->shape, shapeIndex );
+    }
+    return e->full == false;
+}
+
+// The overlapping points of a pair at the trial poses: the narrowphase with no margin (only points
+// that overlap compete for the manifold's places), warm from the pair's manifold at the start of
+// the step. A pair with a torus is asked again cold and the points of both are kept: linked rings
+// touch in several places and either search alone can miss one (on the taut chainmail the warm one
+// missed 1.6 mm, the cold one 5.6e-5 m, against a brute-force scan of the core circle; warm from
+// the previous level's points instead missed 1.5e-4 m).
+static bool cnCollideAtTrial( const cnContactSet* set, int contact, const cnCollisionShape placed[2],
+                              cnManifold* manifold )
+{
+    const cnManifold* hint = contact >= 0 && set->contacts[contact].manifold.pointCount > 0
+                                 ? &set->contacts[contact].manifold
+                                 : NULL;
+    if ( cnCollide( placed + 0, placed + 1, 0.0, hint, manifold ) != cn_statusOk )
+    {
+        return false;
+    }
+    if ( hint == NULL ||
+         ( placed[0].geometry->type != cn_torusShape && placed[1].geometry->type != cn_torusShape ) )
+    {
+        return true;
+    }
+    cnManifold cold;
+    if ( cnCollide( placed + 0, placed + 1, 0.0, NULL, &cold ) != cn_statusOk )
+    {
+        return true;
+    }
+    for ( int k = 0; k < cold.pointCount && manifold->pointCount < CN_MAX_MANIFOLD_POINTS; ++k )
+    {
+        bool known = false;
+        for ( int j = 0; j < manifold->pointCount && known == false; ++j )
+        {
+            known = cnLengthSquared( cnSub( cold.points[k].point, manifold->points[j].point ) ) < 1e-14;
+        }
+        if ( known == false )
+        {
+            manifold->points[manifold->pointCount++] = cold.points[k];
+        }
+    }
+    return true;
+}
+
+// Where the oracle keeps whether a pair has rows at the start pose: the contact's flag, or the
+// entry of a pair the cache does not have (added when first asked; NULL when the list is full).
+static bool* cnFindStarted( cnOracleContext* context, int contact, const int shapeIndex[2] )
+{
+    if ( contact >= 0 )
+    {
+        return context->started + contact;
+    }
+    for ( int k = 0; k < context->startedCount; ++k )
+    {
+        if ( context->startedPairs[2 * k] == shapeIndex[0] &&
+             context->startedPairs[2 * k + 1] == shapeIndex[1] )
+        {
+            return context->started + context->world->contacts.count + k;
+        }
+    }
+    if ( context->startedCount == context->startedCapacity )
+    {
+        return NULL;
+    }
+    int k = context->startedCount++;
+    context->startedPairs[2 * k] = shapeIndex[0];
+    context->startedPairs[2 * k + 1] = shapeIndex[1];
+    context->started[context->world->contacts.count + k] = false;
+    return context->started + context->world->contacts.count + k;
+}
+
+// The rows of a pair at the start pose, as the assembly makes them for a pair within the contact
+// margin (b = J v* + separation / dt, frictionless): what a pair that was further apart at the start
+// gets when the oracle finds it overlapping at a trial pose. `overlap` (m) is how deep it went
+// there; the narrowphase looks that far, plus the bodies' motion, for the start's separation.
+static int cnAddStartRows( cnOracleContext* context, const int shapeIndex[2], const int bodyRow[2],
+                           double overlap, cnOracleResult* result )
+{
+    cnWorld* world = context->world;
+    cnContactRows* rows = context->rows;
+    cnSolverProblem* problem = &rows->problem;
+    const cnBodyStore* bodies = &world->bodies;
+    cnCollisionShape placed[2] = { cnPlaceShape( world, shapeIndex[0] ),
+                                   cnPlaceShape( world, shapeIndex[1] ) };
+    double reach = overlap;
+    for ( int side = 0; side < 2; ++side )
+    {
+        cnAABB box = cnComputeAABB( placed + side );
+        double radius = 0.5 * cnLength( cnSub( box.upper, box.lower ) );
+        int row = bodyRow[side];
+        if ( bodies->type[row] != cn_staticBody )
+        {
+            double speed =
+                cnLength( bodies->linearVelocity[row] ) + radius * cnLength( bodies->angularVelocity[row] );
+            reach += 2.0 * context->timeStep * speed + radius;
+        }
+    }
+    cnManifold manifold;
+    if ( cnCollide( placed + 0, placed + 1, reach, NULL, &manifold ) != cn_statusOk )
+    {
+        return 0;
+    }
+    int added = 0;
+    for ( int p = 0; p < manifold.pointCount; ++p )
+    {
+        const cnManifoldPoint* mp = manifold.points + p;
+        if ( problem->rowCount >= problem->rowCapacity || problem->groupCount >= problem->groupCapacity )
+        {
+            result->rowsRefused += 1;
+            continue;
+        }
+        cnVec3 rA = cnSub( mp->point, bodies->center[bodyRow[0]] );
+        cnVec3 rB = cnSub( mp->point, bodies->center[bodyRow[1]] );
+        // static bodies are the ground (-1); a kinematic one's velocity is in b, as in the assembly
+        int ra = bodies->type[bodyRow[0]] == cn_staticBody ? -1 : bodyRow[0];
+        int rb = bodies->type[bodyRow[1]] == cn_staticBody ? -1 : bodyRow[1];
+        int i = cnAddRow( rows, world, ra, rb, rA, rB, mp->normal, mp->separation / context->timeStep );
+        cnAddGroup( rows, i, 1, cn_groupNormal, 0.0 );
+        rows->contact[i] = -1;
+        rows->point[i] = 0;
+        rows->slot[i] = CN_RECURSION_SLOT;
+        added += 1;
+    }
+    return added;
+}
+
+// The recursion's rows (ReLCP, digest 3.5 and 3.8): move every moving body to its trial pose (a
+// dynamic one by its predicted velocity plus the solve's change, a kinematic one by its own),
+// find the pairs that can touch there (the cache's pairs, and the broadphase asked again for the
+// shapes that left their fat boxes), collide them, and for each point whose separation is below
+// the target by more than `tolerance` append a frictionless normal row at the trial pose:
+//     separation + dt J (v - v_trial) >= target,   b = (separation - target) / dt - J_dyn delta,
+// with the target 0, or in an inertial world the pair's deepest penetration at the start of the
+// step (its push-out is the soft contact's). Rows of earlier calls are never touched.
+static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, double tolerance,
+                                 cnOracleResult* result )
+{
+    cnWorld* world = context->world;
+    cnContactRows* rows = context->rows;
+    double timeStep = context->timeStep;
     const cnBodyStore* bodies = &world->bodies;
     const cnContactSet* set = &world->contacts;
     cnSolverProblem* problem = &rows->problem;
-    int added = 0;
-    for ( int c = 0; c < set->count; ++c )
+    cnArena* arena = &world->arena;
+    bool inertial = world->def.dynamics == cn_dynamicsInertial;
+
+    // the trial poses
+    size_t bodyRows = (size_t)( bodies->count > 0 ? bodies->count : 1 );
+    cnTransform* pose = cnArenaAlloc( arena, bodyRows * sizeof( cnTransform ), 16 );
+    cnVec3* center = cnArenaAlloc( arena, bodyRows * sizeof( cnVec3 ), 16 );
+    size_t shapeSlots = (size_t)( world->shapeCapacity > 0 ? world->shapeCapacity : 1 );
+    bool* escaped = cnArenaAlloc( arena, shapeSlots, 16 );
+    cnAABB* trialBox = cnArenaAlloc( arena, shapeSlots * sizeof( cnAABB ), 16 );
+    int* escapedList = cnArenaAlloc( arena, shapeSlots * sizeof( int ), 16 );
+    if ( pose == NULL || center == NULL || escaped == NULL || trialBox == NULL || escapedList == NULL )
     {
-        const cnContact* contact = set->contacts + c;
-        const cnShape* shapes[2] = { world->shapes + contact->shapeA, world->shapes + contact->shapeB };
-        int bodyRows[2];
+        return cn_statusOutOfMemory;
+    }
+    memset( escaped, 0, shapeSlots );
+    int escapedCount = 0;
+    for ( int row = 0; row < bodies->count; ++row )
+    {
+        pose[row] = bodies->transform[row];
+        center[row] = bodies->center[row];
+        if ( bodies->type[row] == cn_staticBody )
+        {
+            continue;
+        }
+        cnVec3 v = bodies->linearVelocity[row];
+        cnVec3 w = bodies->angularVelocity[row];
+        if ( rows->solverIndex[row] >= 0 )
+        {
+            const double* d = delta + 6 * rows->solverIndex[row];
+            v = cnAdd( v, cnMakeVec3( d[0], d[1], d[2] ) );
+            w = cnAdd( w, cnMakeVec3( d[3], d[4], d[5] ) );
+        }
+        pose[row] = cnAdvanceBody( bodies, row, v, w, timeStep, center + row );
+        // the shapes that collide: a multisphere shape's spheres instead of it
+        for ( int index = cnFirstCollider( world, row ); index != CN_NULL_INDEX;
+              index = cnNextCollider( world, index ) )
+        {
+            const cnShape* shape = world->shapes + index;
+            cnCollisionShape placed = { &shape->geometry, shape->hull,
+                                        cnMulTransforms( pose[row], shape->localPose ) };
+            trialBox[index] = cnComputeAABB( &placed );
+            cnAABB fat = cnBroadPhase_GetFatAABB( &set->broadPhase, shape->proxyKey );
+            if ( cnAABB_IsValid( trialBox[index] ) && cnContainsBox( &fat, trialBox + index ) == false )
+            {
+                escaped[index] = true;
+                escapedList[escapedCount++] = index;
+            }
+        }
+    }
+
+    // pairs the cache does not have: escaped shapes against the others' fat boxes, and against each
+    // other's trial boxes; sorted, each once
+    cnEscapes e = { .world = world, .escaped = escaped };
+    if ( escapedCount > 0 )
+    {
+        e.capacity = 64 * escapedCount + 64;
+        e.pairs = cnArenaAlloc( arena, (size_t)e.capacity * sizeof( cnTrialPair ), 16 );
+        if ( e.pairs == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        for ( int k = 0; k < escapedCount && e.full == false; ++k )
+        {
+            e.shape = escapedList[k];
+            cnBroadPhase_Query( &set->broadPhase, trialBox[e.shape], cnEscapeQuery, &e );
+            for ( int m = k + 1; m < escapedCount && e.full == false; ++m )
+            {
+                int other = escapedList[m];
+                int a = e.shape < other ? e.shape : other;
+                int b = e.shape < other ? other : e.shape;
+                if ( cnBoxesOverlap( trialBox + e.shape, trialBox + other ) &&
+                     cnShapesMayPair( world, a, b ) && cnFindContact( set, a, b ) < 0 )
+                {
+                    cnPushTrialPair( &e, a, b );
+                }
+            }
+        }
+        qsort( e.pairs, (size_t)e.count, sizeof( cnTrialPair ), cnCompareTrialPairs );
+        int unique = 0;
+        for ( int k = 0; k < e.count; ++k )
+        {
+            if ( unique == 0 || cnCompareTrialPairs( e.pairs + unique - 1, e.pairs + k ) != 0 )
+            {
+                e.pairs[unique++] = e.pairs[k];
+            }
+        }
+        e.count = unique;
+        // a pair with no room to be listed may overlap unseen: said as refused
+        result->rowsRefused += e.full ? 1 : 0;
+    }
+
+    // collide every candidate at the trial poses, the cache's pairs first, in their order
+    int added = 0;
+    for ( int k = 0; k < set->count + e.count; ++k )
+    {
+        int c = k < set->count ? k : -1;
+        int shapeIndex[2];
+        if ( c >= 0 )
+        {
+            shapeIndex[0] = set->contacts[c].shapeA;
+            shapeIndex[1] = set->contacts[c].shapeB;
+        }
+        else
+        {
+            shapeIndex[0] = e.pairs[k - set->count].shapeA;
+            shapeIndex[1] = e.pairs[k - set->count].shapeB;
+        }
+        int bodyRow[2];
+        int solverRow[2];
         cnCollisionShape placed[2];
-        cnVec3 centers[2];
         bool moving = false;
         for ( int side = 0; side < 2; ++side )
         {
-            int row = world->slots[shapes[side]->bodySlot].row;
-            bodyRows[side] = bodies->type[row] == cn_dynamicBody ? row : -1;
-            cnTransform pose = bodies->transform[row];
-            centers[side] = bodies->center[row];
-            if ( bodyRows[side] >= 0 )
-            {
-                // the trial pose: as the integrator would move it with the solved velocities
-                const double* d = delta + 6 * rows->solverIndex[row];
-                cnVec3 v = cnAdd( bodies->linearVelocity[row], cnMakeVec3( d[0], d[1], d[2] ) );
-                cnVec3 w = cnAdd( bodies->angularVelocity[row], cnMakeVec3( d[3], d[4], d[5] ) );
-                pose = cnAdvanceBody( bodies, row, v, w, timeStep, centers + side );
-                moving = true;
-            }
-            placed[side].geometry = &shapes[side]->geometry;
-            placed[side].hull = shapes[side]->hull;
-            placed[side].transform = cnMulTransforms( pose, shapes[side]->localPose );
+            const cnShape* shape = world->shapes + shapeIndex[side];
+            int row = world->slots[shape->bodySlot].row;
+            bodyRow[side] = row;
+            solverRow[side] = bodies->type[row] == cn_dynamicBody ? row : -1;
+            moving = moving || bodies->type[row] != cn_staticBody;
+            placed[side] = ( cnCollisionShape ){ &shape->geometry, shape->hull,
+                                                 cnMulTransforms( pose[row], shape->localPose ) };
         }
-        if ( moving == false )
+        if ( moving == false || ( solverRow[0] < 0 && solverRow[1] < 0 ) )
         {
             continue;
         }
         cnManifold manifold;
-        if ( cnCollide( placed + 0, placed + 1, 0.0, NULL, &manifold ) != cn_statusOk )
+        if ( cnCollideAtTrial( set, c, placed, &manifold ) == false )
         {
             continue;
         }
-        for ( int k = 0; k < manifold.pointCount; ++k )
+        bool* started = cnFindStarted( context, c, shapeIndex );
+        // what the pair may end at: touching, or in an inertial world as deep as it started
+        double target = 0.0;
+        if ( inertial && c >= 0 )
         {
-            const cnManifoldPoint* mp = manifold.points + k;
-            if ( mp->separation >= -CN_RECURSION_TOLERANCE )
+            const cnManifold* start = &set->contacts[c].manifold;
+            for ( int p = 0; p < start->pointCount; ++p )
+            {
+                target = fmin( target, start->points[p].separation );
+            }
+        }
+        for ( int p = 0; p < manifold.pointCount; ++p )
+        {
+            const cnManifoldPoint* mp = manifold.points + p;
+            result->maxOverlap = fmax( result->maxOverlap, target - mp->separation );
+            if ( mp->separation >= target - tolerance )
             {
                 continue;
             }
-            result->maxOverlap = fmax( result->maxOverlap, -mp->separation );
             if ( problem->rowCount >= problem->rowCapacity || problem->groupCount >= problem->groupCapacity )
             {
                 result->rowsRefused += 1;
                 continue;
             }
-            cnVec3 rA = bodyRows[0] >= 0 ? cnSub( mp->point, centers[0] ) : cn_vec3Zero;
-            cnVec3 rB = bodyRows[1] >= 0 ? cnSub( mp->point, centers[1] ) : cn_vec3Zero;
-            int i = cnAddRow( rows, world, bodyRows[0], bodyRows[1], rA, rB, mp->normal,
-                              mp->separation / timeStep );
-            // The row asks separation + dt J (v - v_trial) >= 0 of the new velocities v: a dynamic
-            // body's v_trial is v* + delta (v* its predicted velocity), a kinematic body stays where
-            // it is at the trial pose. With w = J (v - v*) + b, b = separation / dt - J_dyn delta +
-            // J_kin v_kin: cnAddRow's J v* of the dynamic bodies comes off again.
+            if ( started != NULL && *started == false )
+            {
+                // a pair with no row yet (it was beyond the contact margin at the start): its rows
+                // at the start pose first, as the assembly makes them (the paper's level 0 for every
+                // nearby pair), then rows at trial poses if it still overlaps
+                *started = true;
+                added += cnAddStartRows( context, shapeIndex, bodyRow, -mp->separation, result );
+                break;
+            }
+            cnVec3 rA = cnSub( mp->point, center[bodyRow[0]] );
+            cnVec3 rB = cnSub( mp->point, center[bodyRow[1]] );
+            // b = J_dyn v* + (separation - target) / dt from cnAddRow, then J_dyn (v* + delta) off
+            int i = cnAddRow( rows, world, solverRow[0], solverRow[1], rA, rB, mp->normal,
+                              ( mp->separation - target ) / timeStep );
             const double* jacobians[2] = { problem->jacobianA + 6 * i, problem->jacobianB + 6 * i };
             for ( int side = 0; side < 2; ++side )
             {
-                if ( bodyRows[side] < 0 )
+                int row = solverRow[side];
+                if ( row < 0 )
                 {
                     continue;
                 }
-                const double* jac = jacobians[side];
-                const double* d = delta + 6 * rows->solverIndex[bodyRows[side]];
-                cnVec3 v = bodies->linearVelocity[bodyRows[side]];
-                cnVec3 w = bodies->angularVelocity[bodyRows[side]];
+                const double* d = delta + 6 * rows->solverIndex[row];
+                cnVec3 v = bodies->linearVelocity[row];
+                cnVec3 w = bodies->angularVelocity[row];
                 double velocity[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
                 for ( int j = 0; j < 6; ++j )
                 {
-                    problem->b[i] -= jac[j] * ( d[j] + velocity[j] );
+                    problem->b[i] -= jacobians[side][j] * ( d[j] + velocity[j] );
                 }
             }
             cnAddGroup( rows, i, 1, cn_groupNormal, 0.0 );
@@ -446,30 +822,22 @@ static int cnAddRecursionRows( cnWorld* world, cnContactRows* rows, const double
     }
     result->rowsAdded += added;
     result->groupsAdded += added;
-    return added;
+    return cn_statusOk;
 }
 
-// The oracle the world gives solvers with cn_solverUsesOracle (solver.h): the recursion's rows,
-// appended at the trial poses of the velocity change `deltaVelocity`.
-typedef struct cnOracleContext
-{
-    cnWorld* world;
-    cnContactRows* rows;
-    double timeStep;
-} cnOracleContext;
-
+// The oracle the world gives the final pass (cairn/solver.h, cnSolverOracle).
 static cnStatus cnContactOracle( void* context, cnSolverProblem* problem, const double* lambda,
-                                 const double* deltaVelocity, cnOracleResult* result )
+                                 const double* deltaVelocity, double overlapTolerance,
+                                 cnOracleResult* result )
 {
     (void)lambda;
     cnOracleContext* oracle = context;
     *result = ( cnOracleResult ){ 0 };
-    if ( problem != &oracle->rows->problem || deltaVelocity == NULL )
+    if ( problem != &oracle->rows->problem || deltaVelocity == NULL || !( overlapTolerance > 0.0 ) )
     {
         return cn_statusInvalidArgument;
     }
-    cnAddRecursionRows( oracle->world, oracle->rows, deltaVelocity, oracle->timeStep, result );
-    return cn_statusOk;
+    return cnAddOracleRows( oracle, deltaVelocity, overlapTolerance, result );
 }
 
 // ---- store and apply ----------------------------------------------------------------------------------
@@ -489,12 +857,12 @@ static void cnStoreImpulses( cnWorld* world, const cnContactRows* rows, const do
     }
     for ( int i = 0; i < rows->problem.rowCount; ++i )
     {
-        cnContact* contact = set->contacts + rows->contact[i];
-        int k = rows->point[i];
         if ( rows->slot[i] == CN_RECURSION_SLOT )
         {
             continue;
         }
+        cnContact* contact = set->contacts + rows->contact[i];
+        int k = rows->point[i];
         if ( rows->slot[i] == 0 )
         {
             contact->normalImpulse[k] = lambda[i];
@@ -606,7 +974,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     cnStepReport* report = &world->report;
     cnArena* arena = &world->arena;
     const cnSolverVTable* solver = world->solver;
-    report->contactRecursions = 0;
+    report->recursionOverlap = (double)NAN;
     bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
     bool friction = ( solver->caps & cn_solverFriction ) != 0;
     int warmIndex = cnFindSolverParam( solver, "warm_start" );
@@ -619,10 +987,11 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     {
         points += set->contacts[i].manifold.pointCount;
     }
-    int recursions = overdamped ? world->def.contactRecursions : 0;
-    bool oracle = ( solver->caps & cn_solverUsesOracle ) != 0;
-    int levels = recursions + ( oracle ? CN_ORACLE_LEVELS : 0 );
-    int extra = levels * CN_MAX_MANIFOLD_POINTS * set->count;
+    // the oracle on the final pass: for a solver that calls it (relcp), or around the world's solver
+    // when contactRecursions asks for the recursion; room for CN_ORACLE_LEVELS calls' worth of rows
+    int recursions = world->def.contactRecursions;
+    bool oracle = ( solver->caps & cn_solverUsesOracle ) != 0 || recursions > 0;
+    int extra = oracle ? CN_ORACLE_LEVELS * ( points + set->count + 16 ) : 0;
     cnContactRows rows;
     int bodyRows = bodies->count;
     double* delta = cnArenaAlloc( arena, 6 * (size_t)( bodyRows > 0 ? bodyRows : 1 ) * sizeof( double ), 16 );
@@ -641,7 +1010,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     report->solverRows = problem->rowCount;
     report->solverFrictionless = friction == false && problem->rowCount > 0;
     int assembledGroups = problem->groupCount; // an oracle may append more; their hard b is not set
-    if ( problem->rowCount == 0 )
+    // nothing to solve, unless the oracle may find pairs that the motion brings into overlap
+    if ( problem->rowCount == 0 && ( oracle == false || rows.bodyCount == 0 ) )
     {
         return cn_statusOk;
     }
@@ -700,10 +1070,22 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     }
 
     // the oracle, for the solvers that call it, on the final pass only
-    cnOracleContext oracleContext = { world, &rows, timeStep };
+    cnOracleContext oracleContext = { world, &rows, timeStep, NULL, NULL, 0, 0 };
     cnSolverOracle oracleHook = { 0 };
     if ( oracle )
     {
+        oracleContext.startedCapacity = CN_ORACLE_NEW_PAIRS;
+        oracleContext.started =
+            cnArenaAlloc( arena, (size_t)( set->count + CN_ORACLE_NEW_PAIRS ) * sizeof( bool ), 16 );
+        oracleContext.startedPairs = cnArenaAlloc( arena, 2 * CN_ORACLE_NEW_PAIRS * sizeof( int ), 16 );
+        if ( oracleContext.started == NULL || oracleContext.startedPairs == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        for ( int c = 0; c < set->count; ++c )
+        {
+            oracleContext.started[c] = set->contacts[c].manifold.pointCount > 0;
+        }
         oracleHook = ( cnSolverOracle ){ .context = &oracleContext, .fcn = cnContactOracle };
     }
 
@@ -721,7 +1103,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             return cn_statusOutOfMemory;
         }
         cnCopyDoubles( softLambda, rows.lambda, problem->rowCount );
-        bool softUsable = cnSolvePass( world, &rows, prepared, false, softB, softness, &budget, softLambda,
+        bool softUsable = cnSolvePass( world, &rows, prepared, false, softB, softness, &budget, 0, softLambda,
                                        softDelta, &stats );
         report->solverIterations += stats.iterations;
         cnSolverBudget relax = budget;
@@ -752,7 +1134,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
         problem->oracle = oracleHook;
-        usable = cnSolvePass( world, &rows, prepared, true, hardB, NULL, &relax, rows.lambda, delta, &stats );
+        usable = cnSolvePass( world, &rows, prepared, true, hardB, NULL, &relax, recursions, rows.lambda,
+                              delta, &stats );
         problem->oracle = ( cnSolverOracle ){ 0 };
         if ( softUsable )
         {
@@ -771,54 +1154,35 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
         }
         problem->oracle = oracleHook;
         usable = cnSolvePass( world, &rows, prepared, true, soft ? softB : hardB, soft ? softness : NULL,
-                              &budget, rows.lambda, delta, &stats );
+                              &budget, recursions, rows.lambda, delta, &stats );
         problem->oracle = ( cnSolverOracle ){ 0 };
         report->solverIterations += stats.iterations;
     }
 
-    // recursion: rows at the trial poses, solved again; a level that fails puts back the last good one
-    for ( int level = 0; usable && level < recursions; ++level )
-    {
-        double* keptLambda = cnArenaAlloc( arena, (size_t)problem->rowCapacity * sizeof( double ), 16 );
-        double* keptDelta = cnArenaAlloc(
-            arena, 6 * (size_t)( rows.bodyCount > 0 ? rows.bodyCount : 1 ) * sizeof( double ), 16 );
-        if ( keptLambda == NULL || keptDelta == NULL )
-        {
-            return cn_statusOutOfMemory;
-        }
-        int rowsBefore = problem->rowCount;
-        int groupsBefore = problem->groupCount;
-        cnOracleResult added = { 0 };
-        if ( cnAddRecursionRows( world, &rows, delta, timeStep, &added ) == 0 )
-        {
-            break;
-        }
-        cnCopyDoubles( keptLambda, rows.lambda, rowsBefore );
-        cnCopyDoubles( keptDelta, delta, 6 * rows.bodyCount );
-        if ( start != NULL )
-        {
-            cnCopyDoubles( start, rows.lambda, problem->rowCount );
-        }
-        cnSolverStats levelStats;
-        if ( cnSolvePass( world, &rows, prepared, true, hardB, NULL, &budget, rows.lambda, delta,
-                          &levelStats ) == false )
-        {
-            // the level's rows go; the last good level stays
-            problem->rowCount = rowsBefore;
-            problem->groupCount = groupsBefore;
-            cnCopyDoubles( rows.lambda, keptLambda, rowsBefore );
-            cnCopyDoubles( delta, keptDelta, 6 * rows.bodyCount );
-            cnLogWorld( world, cn_logWarning, cn_statusNotConverged,
-                        "step %lld: contact recursion level %d ended '%s'; the level before it is kept",
-                        (long long)world->stepIndex + 1, level + 1, cnSolveStatusName( levelStats.status ) );
-            break;
-        }
-        stats = levelStats;
-        report->contactRecursions = level + 1;
-        report->solverIterations += stats.iterations;
-    }
-
     cnReportSolve( report, &stats );
+    report->contactRecursions += stats.levels;
+    report->recursionRows += stats.rowsAdded;
+    report->recursionRefused += stats.rowsRefused;
+    if ( stats.oracleCalls > 0 )
+    {
+        report->recursionOverlap = stats.overlap;
+        double tolerance = world->def.contactOverlapTolerance;
+        int index = cnFindSolverParam( solver, "overlap_tolerance" );
+        if ( ( solver->caps & cn_solverUsesOracle ) != 0 && index >= 0 )
+        {
+            tolerance = world->solverParams[index];
+        }
+        if ( !( stats.overlap <= tolerance ) || stats.rowsRefused > 0 )
+        {
+            report->warnings |= cn_warnOverlapLeft;
+            cnLogWorld(
+                world, cn_logWarning, cn_statusNotConverged,
+                "step %lld: after %d recursion levels a pair still overlaps by %.3g m (tolerance %.3g m; "
+                "%d rows had no room, %d levels failed)",
+                (long long)world->stepIndex + 1, stats.levels, stats.overlap, tolerance, stats.rowsRefused,
+                stats.fallbacks );
+        }
+    }
     if ( world->problemFcn != NULL )
     {
         world->problemFcn( problem, start, rows.lambda, &stats, world->problemContext );

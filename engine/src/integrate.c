@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Integration: gravity, velocity prediction and position update, for inertial and overdamped
-// worlds.
+// Integration: gravity and constant forces, velocity prediction and position update, for
+// inertial and overdamped worlds.
 //
 // Inertial bodies use semi-implicit Euler for translation: v += dt f/m, then x += dt v.
 //
@@ -25,13 +25,16 @@
 // When the solver layer changes omega* by an impulse, the change is carried into L the same way.
 //
 // Overdamped bodies have no memory: v = R M_lin R^T f, omega = R M_ang R^T tau.
+//
+// f and tau are everything that acts in the step: the forces applied for this step
+// (cnBody_ApplyForce, user systems), gravity, and each body's constant force and torque.
 
 #include "core.h"
 #include "world.h"
 
 #include <string.h>
 
-void cnApplyGravity( cnWorld* world )
+void cnApplyBodyForces( cnWorld* world )
 {
     cnBodyStore* b = &world->bodies;
     cnVec3 g = world->def.gravity;
@@ -39,7 +42,9 @@ void cnApplyGravity( cnWorld* world )
     {
         if ( b->type[row] == cn_dynamicBody )
         {
-            b->force[row] = cnMulAdd( b->force[row], b->mass[row] * b->gravityScale[row], g );
+            cnVec3 force = cnMulAdd( b->force[row], b->mass[row] * b->gravityScale[row], g );
+            b->force[row] = cnAdd( force, b->constantForce[row] );
+            b->torque[row] = cnAdd( b->torque[row], b->constantTorque[row] );
         }
     }
 }

@@ -2264,13 +2264,20 @@ static void cnWarnUnknownKeys( cnLoader* L, const cJSON* object, const char* con
 
 static const char* const cn_topKeys[] = { "version", "description", "world",  "materials",
                                           "bodies",  "generators",  "systems" };
-static const char* const cn_worldKeys[] = { "gravity",          "dt",
-                                            "dynamics",         "sleeping",
-                                            "viscosity",        "solver",
-                                            "substeps",         "contact_hertz",
-                                            "contact_margin",   "contact_recursions",
-                                            "relax_iterations", "max_linear_speed",
-                                            "contact_overlap_tolerance", "multisphere" };
+static const char* const cn_worldKeys[] = { "gravity",
+                                            "dt",
+                                            "dynamics",
+                                            "sleeping",
+                                            "viscosity",
+                                            "solver",
+                                            "substeps",
+                                            "contact_hertz",
+                                            "contact_margin",
+                                            "contact_recursions",
+                                            "relax_iterations",
+                                            "max_linear_speed",
+                                            "contact_overlap_tolerance",
+                                            "multisphere" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance", "params" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2282,6 +2289,8 @@ static const char* const cn_bodyKeys[] = { "name",
                                            "linear_damping",
                                            "angular_damping",
                                            "gravity_scale",
+                                           "force",
+                                           "torque",
                                            "mobility",
                                            "shapes" };
 static const char* const cn_mobilityKeys[] = { "linear", "angular" };
@@ -2567,8 +2576,7 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
          cnReadNumberMember( L, item, "max_linear_speed", false, cn_positiveNumber, &def->maxLinearSpeed ) ==
              false ||
          cnReadNumberMember( L, item, "contact_overlap_tolerance", false, cn_positiveNumber,
-                             &def->contactOverlapTolerance ) == false ||
-         cnReadIntegerMember( L, item, "multisphere", false, &def->multisphere ) == false )
+                             &def->contactOverlapTolerance ) == false )
     {
         return false;
     }
@@ -2590,11 +2598,18 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
         def->contactRecursions = (int)recursions->valuedouble;
         cnPop( L );
     }
-    if ( def->multisphere != 0 && ( def->multisphere < 2 || def->multisphere > 256 ) )
+    // 0 is off, so not a positive integer
+    const cJSON* multisphere = cnMember( L, item, "multisphere", false );
+    if ( multisphere != NULL )
     {
         cnPushKey( L, "multisphere" );
-        return cnFailExpected( L, "0 (off) or an integer from 2 to 256",
-                               cJSON_GetObjectItemCaseSensitive( item, "multisphere" ) );
+        double count = cJSON_IsNumber( multisphere ) ? multisphere->valuedouble : -1.0;
+        if ( floor( count ) != count || ( count != 0.0 && ( count < 2.0 || count > 256.0 ) ) )
+        {
+            return cnFailExpected( L, "0 (off) or an integer from 2 to 256", multisphere );
+        }
+        def->multisphere = (int)count;
+        cnPop( L );
     }
     if ( def->substeps > 64 )
     {
@@ -3120,7 +3135,9 @@ static bool cnReadBody( cnLoader* L, const cJSON* item, cnBodyDef* def )
              false ||
          cnReadNumberMember( L, item, "angular_damping", false, cn_nonNegativeNumber,
                              &def->angularDamping ) == false ||
-         cnReadNumberMember( L, item, "gravity_scale", false, cn_anyNumber, &def->gravityScale ) == false )
+         cnReadNumberMember( L, item, "gravity_scale", false, cn_anyNumber, &def->gravityScale ) == false ||
+         cnReadVec3Member( L, item, "force", false, cn_anyNumber, &def->constantForce ) == false ||
+         cnReadVec3Member( L, item, "torque", false, cn_anyNumber, &def->constantTorque ) == false )
     {
         return false;
     }

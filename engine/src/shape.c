@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Shapes: the per-world shape pool, attaching shapes to bodies, and the body's mass and
-// default mobility derived from its shapes.
+// Shapes: the per-world shape pool, attaching shapes to bodies, the body's mass and default
+// mobility derived from its shapes, and the hidden sub-spheres of the multisphere baseline.
 
 #include "core.h"
 #include "hull.h"
@@ -24,7 +24,8 @@ static cnWorld* cnGetShapeWorld( cnShapeId shapeId, cnShape** shape )
         return NULL;
     }
     cnShape* s = world->shapes + index;
-    if ( s->bodySlot == CN_NULL_INDEX || s->generation != shapeId.generation )
+    // a sub-sphere (multisphere worlds) has no id a user can hold
+    if ( s->bodySlot == CN_NULL_INDEX || s->generation != shapeId.generation || s->parent != CN_NULL_INDEX )
     {
         return NULL;
     }
@@ -190,12 +191,16 @@ static void cnFreeShapeData( cnWorld* world, cnShape* shape )
     }
 }
 
+static void cnReleaseSubSpheres( cnWorld* world, int index );
+
 static void cnReleaseShapeSlot( cnWorld* world, int index )
 {
+    cnReleaseSubSpheres( world, index );
     cnShape* shape = world->shapes + index;
     cnDestroyShapeProxy( world, index );
     cnFreeShapeData( world, shape );
     shape->bodySlot = CN_NULL_INDEX;
+    shape->parent = CN_NULL_INDEX;
     shape->generation = (uint16_t)( shape->generation + 1 );
     if ( shape->generation == 0 )
     {
@@ -237,6 +242,185 @@ static int cnAllocateShapeSlot( cnWorld* world )
     world->shapeSlotCount += 1;
     world->shapes[index].generation = world->generation;
     return index;
+}
+
+// multisphere ------------------------------------------------------------------------------------
+
+// The most sub-spheres per shape (cnWorldDef.multisphere is checked against it in world.c).
+#define CN_MULTISPHERE_MAX 256
+
+// Below this relative difference of the semi-axes (ellipsoid: major and middle; capsule: the
+// half-length against the radius) the sub-spheres would coincide: one sphere stands for the shape.
+#define CN_MULTISPHERE_DEGENERATE 1e-9
+
+int cnMultisphereSpheres( const cnGeometry* geometry, int count, cnVec3* centers, double* radii )
+{
+    if ( count < 1 )
+    {
+        return 0;
+    }
+    int n = 0;
+    switch ( geometry->type )
+    {
+        case cn_ellipsoidShape:
+        {
+            // a: the largest semi-axis (the first of equal ones), b: the larger of the other two
+            const double r[3] = { geometry->ellipsoid.radii.x, geometry->ellipsoid.radii.y,
+                                  geometry->ellipsoid.radii.z };
+            int major = 0;
+            for ( int k = 1; k < 3; ++k )
+            {
+                major = r[k] > r[major] ? k : major;
+            }
+            double a = r[major];
+            double b = fmax( r[( major + 1 ) % 3], r[( major + 2 ) % 3] );
+            n = count == 1 || a - b <= CN_MULTISPHERE_DEGENERATE * a ? 1 : count;
+            // centres equally spaced on [-x_max, x_max], x_max = (a^2 - b^2) / a; radius
+            // r(x) = b sqrt(1 - x^2 / (a^2 - b^2)) = b sqrt(1 - t^2 (a^2 - b^2) / a^2) at x = t x_max,
+            // a^2 - b^2 taken as (a - b)(a + b), exact for close semi-axes
+            double d2 = ( a - b ) * ( a + b );
+            for ( int i = 0; i < n && centers != NULL; ++i )
+            {
+                double t = n == 1 ? 0.0 : (double)( 2 * i - ( n - 1 ) ) / (double)( n - 1 );
+                double along[3] = { 0.0, 0.0, 0.0 };
+                along[major] = n == 1 ? 0.0 : t * d2 / a;
+                centers[i] = cnMakeVec3( along[0], along[1], along[2] );
+                radii[i] = n == 1 ? b : b * sqrt( fmax( 0.0, 1.0 - t * t * d2 / ( a * a ) ) );
+            }
+            return n;
+        }
+        case cn_capsuleShape:
+        {
+            // radius R, centres equally spaced on the core segment, the end ones at the cap centres
+            double h = geometry->capsule.halfLength;
+            n = count == 1 || h <= CN_MULTISPHERE_DEGENERATE * geometry->capsule.radius ? 1 : count;
+            for ( int i = 0; i < n && centers != NULL; ++i )
+            {
+                double t = n == 1 ? 0.0 : (double)( 2 * i - ( n - 1 ) ) / (double)( n - 1 );
+                centers[i] = cnMakeVec3( 0.0, 0.0, t * h );
+                radii[i] = geometry->capsule.radius;
+            }
+            return n;
+        }
+        case cn_torusShape:
+        {
+            // radius r, centres equally spaced on the core circle, the first on +x
+            double major = geometry->torus.majorRadius;
+            for ( int i = 0; i < count && centers != NULL; ++i )
+            {
+                double angle = 2.0 * CN_PI * (double)i / (double)count;
+                centers[i] = cnMakeVec3( major * cos( angle ), major * sin( angle ), 0.0 );
+                radii[i] = geometry->torus.minorRadius;
+            }
+            return count;
+        }
+        default:
+            return 0;
+    }
+}
+
+// how many sub-spheres a shape of this geometry collides as in this world; 0: as itself
+static int cnSubSphereCount( const cnWorld* world, const cnGeometry* geometry )
+{
+    int count = world->def.multisphere;
+    return count >= 2 && count <= CN_MULTISPHERE_MAX ? cnMultisphereSpheres( geometry, count, NULL, NULL )
+                                                     : 0;
+}
+
+// The sub-spheres listed from `first`, placed for `geometry` of the shape at `index`: their
+// spheres, poses (the shape's pose, moved along its axis or core circle), and the shape's material,
+// filter bits and user data. No mass: the shape carries it.
+static void cnPlaceSubSpheres( cnWorld* world, int index, int first, const cnGeometry* geometry )
+{
+    cnVec3 centers[CN_MULTISPHERE_MAX];
+    double radii[CN_MULTISPHERE_MAX];
+    const cnShape* parent = world->shapes + index;
+    int count = cnMultisphereSpheres( geometry, world->def.multisphere, centers, radii );
+    int k = 0;
+    for ( int c = first; c != CN_NULL_INDEX; c = world->shapes[c].next, ++k )
+    {
+        CN_ASSERT( k < count );
+        cnShape* child = world->shapes + c;
+        child->geometry = ( cnGeometry ){ .type = cn_sphereShape, .sphere = { radii[k] } };
+        cnTransform offset = { centers[k], cn_quatIdentity };
+        child->localPose = cnMulTransforms( parent->localPose, offset );
+        child->material = parent->material;
+        child->categoryBits = parent->categoryBits;
+        child->maskBits = parent->maskBits;
+        child->userData = parent->userData;
+        child->mass = ( cnMassData ){ 0.0, cn_vec3Zero, cn_mat3Zero };
+    }
+}
+
+// Free a shape's sub-spheres and their proxies.
+static void cnReleaseSubSpheres( cnWorld* world, int index )
+{
+    int c = world->shapes[index].firstChild;
+    while ( c != CN_NULL_INDEX )
+    {
+        int next = world->shapes[c].next;
+        cnReleaseShapeSlot( world, c );
+        c = next;
+    }
+    world->shapes[index].firstChild = CN_NULL_INDEX;
+    world->shapes[index].childCount = 0;
+}
+
+// Build `count` sub-spheres for the shape at `index` as it would be with `geometry`, each with its
+// broadphase proxy, linked from *first (not yet the shape's). The shape's body, pose, material and
+// filter must be set. False, with nothing left behind, when out of memory. Moves the shape pool.
+static bool cnBuildSubSpheres( cnWorld* world, int index, const cnGeometry* geometry, int count, int* first )
+{
+    cnGeometry placed = *geometry; // `geometry` may be the shape's own, in the pool that moves
+    *first = CN_NULL_INDEX;
+    int last = CN_NULL_INDEX;
+    bool ok = true;
+    for ( int k = 0; k < count && ok; ++k )
+    {
+        int c = cnAllocateShapeSlot( world );
+        if ( c == CN_NULL_INDEX )
+        {
+            ok = false;
+            break;
+        }
+        cnShape* child = world->shapes + c;
+        child->bodySlot = world->shapes[index].bodySlot;
+        child->next = CN_NULL_INDEX;
+        child->hull = NULL;
+        child->proxyKey = CN_NULL_INDEX;
+        child->parent = index;
+        child->firstChild = CN_NULL_INDEX;
+        child->childCount = 0;
+        if ( last == CN_NULL_INDEX )
+        {
+            *first = c;
+        }
+        else
+        {
+            world->shapes[last].next = c;
+        }
+        last = c;
+    }
+    if ( ok )
+    {
+        cnPlaceSubSpheres( world, index, *first, &placed );
+        for ( int c = *first; c != CN_NULL_INDEX && ok; c = world->shapes[c].next )
+        {
+            ok = cnCreateShapeProxy( world, c );
+        }
+    }
+    if ( ok == false )
+    {
+        int c = *first;
+        while ( c != CN_NULL_INDEX )
+        {
+            int next = world->shapes[c].next;
+            cnReleaseShapeSlot( world, c );
+            c = next;
+        }
+        *first = CN_NULL_INDEX;
+    }
+    return ok;
 }
 
 static bool cnIsValidMaterial( cnMaterial m )
@@ -378,7 +562,19 @@ cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometr
     shape->categoryBits = def->categoryBits;
     shape->maskBits = def->maskBits;
     shape->userData = def->userData;
-    if ( cnCreateShapeProxy( world, index ) == false )
+    shape->parent = CN_NULL_INDEX;
+    shape->firstChild = CN_NULL_INDEX;
+    shape->childCount = 0;
+    // a multisphere world's ellipsoid, capsule or torus collides through its sub-spheres' proxies
+    int subSpheres = cnSubSphereCount( world, &shape->geometry );
+    int firstChild = CN_NULL_INDEX;
+    bool collides = subSpheres > 0
+                        ? cnBuildSubSpheres( world, index, &shape->geometry, subSpheres, &firstChild )
+                        : cnCreateShapeProxy( world, index );
+    shape = world->shapes + index; // building sub-spheres may move the pool
+    shape->firstChild = firstChild;
+    shape->childCount = firstChild != CN_NULL_INDEX ? subSpheres : 0;
+    if ( collides == false )
     {
         cnFreeShapeData( world, shape );
         shape->bodySlot = CN_NULL_INDEX;
@@ -545,8 +741,33 @@ cnStatus cnShape_SetGeometry( cnShapeId shapeId, const cnGeometry* geometry )
         cnLogWorld( world, cn_logError, status, "cnShape_SetGeometry: %s", message );
         return status;
     }
+
+    // multisphere worlds: the sub-spheres follow, re-placed in their slots (contacts and warm
+    // starts kept) unless their count changes (an ellipsoid that became a sphere)
+    int index = shapeId.index1 - 1;
+    int subSpheres = cnSubSphereCount( world, &updated.geometry );
+    bool rebuild = subSpheres != shape->childCount;
+    int firstChild = CN_NULL_INDEX;
+    if ( rebuild && subSpheres > 0 &&
+         cnBuildSubSpheres( world, index, &updated.geometry, subSpheres, &firstChild ) == false )
+    {
+        cnFreeShapeData( world, &updated );
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory, "cnShape_SetGeometry: out of memory" );
+        return cn_statusOutOfMemory;
+    }
+    shape = world->shapes + index; // building sub-spheres may move the pool
     cnFreeShapeData( world, shape );
     *shape = updated;
+    if ( rebuild )
+    {
+        cnReleaseSubSpheres( world, index );
+        shape->firstChild = firstChild;
+        shape->childCount = firstChild != CN_NULL_INDEX ? subSpheres : 0;
+    }
+    else if ( subSpheres > 0 )
+    {
+        cnPlaceSubSpheres( world, index, shape->firstChild, &shape->geometry );
+    }
     int row = cnShapeRow( world, shape );
     cnUpdateBodyMass( world, row );
     cnMoveBodyProxies( world, row, cn_vec3Zero );
@@ -586,6 +807,10 @@ cnStatus cnShape_SetMaterial( cnShapeId shapeId, cnMaterial material )
     }
     bool densityChanged = material.density != shape->material.density;
     shape->material = material;
+    for ( int c = shape->firstChild; c != CN_NULL_INDEX; c = world->shapes[c].next )
+    {
+        world->shapes[c].material = material; // sub-spheres touch with the shape's material
+    }
     if ( densityChanged && shape->geometry.type != cn_planeShape )
     {
         if ( shape->hull != NULL )

@@ -36,6 +36,8 @@ cnBodyDef cnDefaultBodyDef( void )
     def.type = cn_dynamicBody;
     def.orientation = cn_quatIdentity;
     def.gravityScale = 1.0;
+    def.constantForce = cn_vec3Zero;
+    def.constantTorque = cn_vec3Zero;
     def.linearMobility = cn_mat3Identity;
     def.angularMobility = cn_mat3Identity;
     def.internalValue = CN_SECRET_COOKIE;

@@ -2,8 +2,8 @@
 // Worlds: the world table, lifetime, user systems and the step pipeline.
 //
 // One step, as data (docs/architecture.md has the full picture):
-//   begin systems -> gravity into the force arrays -> force systems -> predict velocities
-//   -> (broadphase, narrowphase, assemble, solve: the collision and solver layers)
+//   begin systems -> gravity and constant forces into the force arrays -> force systems
+//   -> predict velocities -> (broadphase, narrowphase, assemble, solve: the collision and solver layers)
 //   -> integrate positions -> clear forces -> end systems -> report
 // User systems run with the world unlocked, so they may create and destroy bodies; the
 // pipeline re-reads the store after each of them.
@@ -787,6 +787,7 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     memset( report, 0, sizeof( *report ) );
     memcpy( report->solverName, solverName, sizeof( solverName ) );
     report->timeStep = timeStep;
+    report->recursionOverlap = (double)NAN;
     if ( cnArenaReset( &world->arena ) == false )
     {
         cnLogWorld( world, cn_logWarning, cn_statusOutOfMemory,
@@ -799,10 +800,10 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     // what was written into the bulk arrays since the last step; the finite state is kept
     cnGuardBodies( world, true );
 
-    // 1 forces: user systems, gravity, more user systems; then what they wrote
+    // 1 forces: user systems, gravity and the constant forces, more user systems; then what they wrote
     uint64_t ticks = cnGetTicks();
     cnRunSystems( world, cn_stageBegin, timeStep );
-    cnApplyGravity( world );
+    cnApplyBodyForces( world );
     cnRunSystems( world, cn_stageForces, timeStep );
     cnGuardBodies( world, false );
     uint64_t systemTicks = cnGetTicks() - ticks;

@@ -50,6 +50,8 @@ typedef struct cnBodySlot
     X( cnVec3, angularVelocity )    /* world frame, rad/s */                                           \
     X( cnVec3, force )              /* accumulated for the next step, N */                             \
     X( cnVec3, torque )             /* accumulated for the next step, N m */                           \
+    X( cnVec3, constantForce )      /* added every step until changed, N, at the centre of mass */     \
+    X( cnVec3, constantTorque )     /* added every step until changed, N m, world frame */             \
     /* the last finite state, to put a body back to (world.c, cnGuardBodies) */                       \
     X( cnTransform, safeTransform )                                                                    \
     X( cnVec3, safeCenter )                                                                            \
@@ -98,7 +100,14 @@ typedef struct cnShape
     uint32_t maskBits;
     void* userData;
     cnMassData mass; // body frame
-    int proxyKey;    // broadphase proxy
+    int proxyKey;    // broadphase proxy, CN_NULL_INDEX for a shape that collides through sub-spheres
+    // Multisphere worlds (cnWorldDef.multisphere): an ellipsoid, capsule or torus collides as hidden
+    // sphere shapes on the same body (its sub-spheres), listed from `firstChild` through their
+    // `next`, not in the body's list; the parent keeps the mass and has no proxy. A sub-sphere has
+    // the parent's material, filter bits and user data, no mass, and no id a user can reach.
+    int parent;     // the shape whose sub-sphere this is, CN_NULL_INDEX for a user's shape
+    int firstChild; // first sub-sphere, CN_NULL_INDEX when none
+    int childCount;
 } cnShape;
 
 typedef struct cnSystem
@@ -207,6 +216,13 @@ void cnUpdateBodyMass( cnWorld* world, int row );
 // free every shape of a body row
 void cnDestroyBodyShapes( cnWorld* world, int row );
 
+// The multisphere baseline's sub-spheres of a geometry (docs/architecture.md, "The multisphere
+// baseline"): writes the centres (shape frame) and radii of at most `count` spheres (both NULL:
+// count only) and returns how many there are: `count` for an ellipsoid, capsule or torus, 1 for
+// an ellipsoid whose major and middle semi-axes are equal (within 1e-9 relative) or a capsule of
+// zero length, 0 for any other type.
+int cnMultisphereSpheres( const cnGeometry* geometry, int count, cnVec3* centers, double* radii );
+
 // the view handed to systems and renderers
 cnBodyArrays cnMakeBodyArrays( cnWorld* world );
 
@@ -222,7 +238,8 @@ typedef struct cnStepScratch
     cnVec3* pseudoAngular; // (count)
 } cnStepScratch;
 
-void cnApplyGravity( cnWorld* world );
+// Gravity, then each dynamic body's constant force and torque, into the force arrays.
+void cnApplyBodyForces( cnWorld* world );
 
 // Count body `row` in this step's report under `count` (nonFiniteCount or clampedCount) once per
 // step, however many checks catch it.

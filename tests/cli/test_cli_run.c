@@ -170,8 +170,8 @@ static void cntAssertSummaryWarnings( const char* out, const cJSON* report )
     "ms,"                                                                                                    \
     "integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,violation_signorini,violation_"      \
     "coulomb,"                                                                                               \
-    "violation_dissipation,solve_ms,solve_status\n"
-#define CNT_TRACE_FIELDS 20
+    "violation_dissipation,solve_ms,solve_status,recursion_levels,recursion_rows,recursion_overlap\n"
+#define CNT_TRACE_FIELDS 23
 
 typedef struct cntTraceRow
 {
@@ -187,6 +187,9 @@ typedef struct cntTraceRow
     double merits[5]; // natural map, cone, Signorini, Coulomb, dissipation
     double solveMs;
     char status[32];
+    int recursionLevels;
+    int recursionRows;
+    double recursionOverlap;
 } cntTraceRow;
 
 // The rows of a trace file (header checked); returns how many, at most `capacity`.
@@ -203,11 +206,12 @@ static int cntReadTrace( const char* path, cntTraceRow* rows, int capacity )
         ck_assert_int_lt( count, capacity );
         cntTraceRow* r = rows + count;
         int fields = sscanf(
-            line, "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%d,%lf,%lf,%lf,%lf,%lf,%lf,%31[^,\n]",
+            line,
+            "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%d,%lf,%lf,%lf,%lf,%lf,%lf,%31[^,\n],%d,%d,%lf",
             &r->step, &r->time, &r->contacts, &r->iterations, &r->residual, &r->kineticEnergy,
             &r->maxPenetration, r->ms + 0, r->ms + 1, r->ms + 2, r->ms + 3, r->ms + 4, &r->relaxIterations,
-            r->merits + 0, r->merits + 1, r->merits + 2, r->merits + 3, r->merits + 4, &r->solveMs,
-            r->status );
+            r->merits + 0, r->merits + 1, r->merits + 2, r->merits + 3, r->merits + 4, &r->solveMs, r->status,
+            &r->recursionLevels, &r->recursionRows, &r->recursionOverlap );
         ck_assert_msg( fields == CNT_TRACE_FIELDS, "row %d has %d fields: %.300s", count + 1, fields, line );
         const char* end = strchr( line, '\n' );
         ck_assert_msg( end != NULL, "row %d is not ended", count + 1 );

@@ -9,3 +9,4 @@ Suite* cntArenaSuite( void );
 Suite* cntWorldSuite( void );
 Suite* cntBodySuite( void );
 Suite* cntSystemsSuite( void );
+Suite* cntMultisphereSuite( void );

@@ -438,6 +438,77 @@ START_TEST( kinematic_body_moves_with_its_velocity )
 }
 END_TEST
 
+// Constant force and torque: zero by default; the setters refuse NaN and infinity (logged, nothing
+// changed) and stale ids; a bad def names the field; the value follows its body through
+// swap-removal and shows in cnBody_GetState.
+START_TEST( constant_force_setters_validate )
+{
+    cnBodyDef def = cnDefaultBodyDef();
+    ck_assert( cnLength( def.constantForce ) == 0.0 && cnLength( def.constantTorque ) == 0.0 );
+    cnBodyId body = cntMakeBody( 0.0, "pushed" );
+    ck_assert( cnLength( cnBody_GetConstantForce( body ) ) == 0.0 );
+    ck_assert( cnLength( cnBody_GetConstantTorque( body ) ) == 0.0 );
+
+    cnVec3 force = cnMakeVec3( 1.0, -2.0, 3.0 );
+    cnVec3 torque = cnMakeVec3( -0.5, 0.25, 4.0 );
+    ck_assert_int_eq( cnBody_SetConstantForce( body, force ), cn_statusOk );
+    ck_assert_int_eq( cnBody_SetConstantTorque( body, torque ), cn_statusOk );
+
+    // NaN and infinity: refused, logged with the function's name, the value kept
+    cnVec3 bad[3] = { { NAN, 0.0, 0.0 }, { 0.0, INFINITY, 0.0 }, { 0.0, 0.0, -INFINITY } };
+    for ( int i = 0; i < 3; ++i )
+    {
+        s_log.lastMessage[0] = 0;
+        ck_assert_int_eq( cnBody_SetConstantForce( body, bad[i] ), cn_statusNonFinite );
+        ck_assert_int_eq( s_log.lastStatus, cn_statusNonFinite );
+        ck_assert_msg( strstr( s_log.lastMessage, "cnBody_SetConstantForce: value not finite" ) != NULL, "%s",
+                       s_log.lastMessage );
+        ck_assert_int_eq( cnBody_SetConstantTorque( body, bad[i] ), cn_statusNonFinite );
+        ck_assert_msg( strstr( s_log.lastMessage, "cnBody_SetConstantTorque: value not finite" ) != NULL,
+                       "%s", s_log.lastMessage );
+    }
+    ck_assert( cnBody_GetConstantForce( body ).x == 1.0 && cnBody_GetConstantForce( body ).z == 3.0 );
+    ck_assert( cnBody_GetConstantTorque( body ).z == 4.0 );
+
+    cnBodyState state;
+    ck_assert_int_eq( cnBody_GetState( body, &state ), cn_statusOk );
+    ck_assert( state.constantForce.y == -2.0 && state.constantTorque.x == -0.5 );
+
+    // a def with a non-finite constant force or torque: null id, the field named
+    def = cnDefaultBodyDef();
+    def.constantForce.y = NAN;
+    ck_assert( CN_IS_NULL( cnCreateBody( s_world, &def ) ) );
+    ck_assert_int_eq( s_log.lastStatus, cn_statusNonFinite );
+    ck_assert_msg( strstr( s_log.lastMessage, "constantForce" ) != NULL, "%s", s_log.lastMessage );
+    def = cnDefaultBodyDef();
+    def.constantTorque.z = INFINITY;
+    ck_assert( CN_IS_NULL( cnCreateBody( s_world, &def ) ) );
+    ck_assert_msg( strstr( s_log.lastMessage, "constantTorque" ) != NULL, "%s", s_log.lastMessage );
+
+    // from the def; the values move with their body when an earlier row is removed
+    def = cnDefaultBodyDef();
+    def.constantForce = cnMakeVec3( 7.0, 8.0, 9.0 );
+    def.constantTorque = cnMakeVec3( 0.0, 0.0, -1.0 );
+    cnBodyId last = cnCreateBody( s_world, &def );
+    ck_assert( cnBody_GetConstantForce( last ).y == 8.0 );
+    ck_assert_int_eq( cnDestroyBody( body ), cn_statusOk );
+    cnBodyArrays view = cnWorld_GetBodyArrays( s_world );
+    ck_assert_int_eq( view.count, 1 );
+    ck_assert( CN_ID_EQUALS( view.ids[0], last ) );
+    ck_assert( cnBody_GetConstantForce( last ).x == 7.0 && cnBody_GetConstantForce( last ).z == 9.0 );
+    ck_assert( cnBody_GetConstantTorque( last ).z == -1.0 );
+
+    // the stale id: refused, and the getters give zero
+    ck_assert_int_eq( cnBody_SetConstantForce( body, force ), cn_statusInvalidId );
+    ck_assert_int_eq( cnBody_SetConstantTorque( body, torque ), cn_statusInvalidId );
+    ck_assert( cnLength( cnBody_GetConstantForce( body ) ) == 0.0 );
+    ck_assert( cnLength( cnBody_GetConstantTorque( body ) ) == 0.0 );
+    ck_assert_int_eq( cnBody_SetConstantForce( cn_nullBodyId, force ), cn_statusInvalidId );
+    // a stale id with NaN is still a stale id
+    ck_assert_int_eq( cnBody_SetConstantForce( body, bad[0] ), cn_statusInvalidId );
+}
+END_TEST
+
 Suite* cntBodySuite( void )
 {
     Suite* suite = suite_create( "body" );
@@ -454,6 +525,7 @@ Suite* cntBodySuite( void )
     tcase_add_test( tc, hull_shape_mass_follows_density );
     tcase_add_test( tc, body_types_and_default_mass );
     tcase_add_test( tc, kinematic_body_moves_with_its_velocity );
+    tcase_add_test( tc, constant_force_setters_validate );
     suite_add_tcase( suite, tc );
     return suite;
 }

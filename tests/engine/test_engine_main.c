@@ -5,7 +5,8 @@
 int main( void )
 {
     static cntSuiteFcn* const suites[] = {
-        cntStatusSuite, cntMathSuite, cntArenaSuite, cntWorldSuite, cntBodySuite, cntSystemsSuite,
+        cntStatusSuite, cntMathSuite,    cntArenaSuite,       cntWorldSuite,
+        cntBodySuite,   cntSystemsSuite, cntMultisphereSuite,
     };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

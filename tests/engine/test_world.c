@@ -129,7 +129,7 @@ START_TEST( bad_world_defs )
     ck_assert_ptr_nonnull( strstr( log.lastMessage, "substeps" ) );
 
     def = cntWorldDef( &log, NULL );
-    def.contactRecursions = 17;
+    def.contactRecursions = 65;
     ck_assert( CN_IS_NULL( cnCreateWorld( &def ) ) );
     ck_assert_ptr_nonnull( strstr( log.lastMessage, "contactRecursions" ) );
 

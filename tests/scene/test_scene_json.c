@@ -288,8 +288,8 @@ static const cntBadScene cnt_badScenes[] = {
       ":3:25: world.solver.name: expected a solver name: a lower-case letter, then lower-case letters, digits or "
       "'_', at most 31 in all, got string \"PGS\"" },
     { "bad_unknown_solver.json", cn_statusSchemaError, 3, 25, "world.solver.name",
-      "unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke)",
-      ":3:25: world.solver.name: unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke)" },
+      "unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp)",
+      ":3:25: world.solver.name: unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp)" },
     { "bad_iterations.json", cn_statusSchemaError, 3, 46, "world.solver.iterations",
       "expected a positive integer, got 2.5",
       ":3:46: world.solver.iterations: expected a positive integer, got 2.5" },
@@ -327,6 +327,12 @@ static const cntBadScene cnt_badScenes[] = {
       "expected a name of 1 to 63 bytes, got string \"a_body_name_that_is_far_too_long_to_fit_...\"",
       ":3:15: bodies[0].name: expected a name of 1 to 63 bytes, got string "
       "\"a_body_name_that_is_far_too_long_to_fit_...\"" },
+    { "bad_force.json", cn_statusSchemaError, 5, 37, "bodies[1].force[1]",
+      "expected a finite number, got 1e999 (too large for a double)",
+      ":5:37: bodies[1].force[1]: expected a finite number, got 1e999 (too large for a double)" },
+    { "bad_torque.json", cn_statusSchemaError, 3, 36, "bodies[0].torque",
+      "expected an array of 3 numbers, got an array of 2",
+      ":3:36: bodies[0].torque: expected an array of 3 numbers, got an array of 2" },
 };
 // clang-format on
 
@@ -1087,6 +1093,72 @@ START_TEST( format_doc_example_loads )
 }
 END_TEST
 
+// "force" and "torque" of a body, and of a generator's template (copied unchanged to every
+// generated body), reach cnBodyDef.constantForce / constantTorque; a static body ignores them;
+// an overdamped sphere then moves at M F = F / (6 pi eta r) and spins at M tau = tau / (8 pi eta r^3).
+START_TEST( force_and_torque_keys_reach_the_body )
+{
+    static const char json[] =
+        "{ \"world\": { \"dynamics\": \"overdamped\", \"gravity\": [0, 0, 0], \"viscosity\": 2 },\n"
+        "  \"bodies\": [\n"
+        "    { \"name\": \"upper\", \"position\": [0, 10, 0],\n"
+        "      \"force\": [0, -1, 0.5], \"torque\": [0, 0, 0.25],\n"
+        "      \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.5 } ] },\n"
+        "    { \"name\": \"wall\", \"type\": \"static\", \"force\": [1, 2, 3], \"torque\": [4, 5, 6] } ],\n"
+        "  \"generators\": [ { \"type\": \"grid\", \"name\": \"g\", \"count\": [2, 1, 1],\n"
+        "      \"spacing\": [3, 1, 1], \"origin\": [0, -10, 0],\n"
+        "      \"body\": { \"orientation\": [0, 0, 0, 1], \"force\": [0, 1, 0], \"torque\": [-1, 0, 0],\n"
+        "                \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.5 } ] } } ] }\n";
+    cntLoad load;
+    cntInitLoad( &load );
+    cnStatus status =
+        cnLoadSceneString( json, strlen( json ), "forces.json", &load.options, &load.scene, &load.error );
+    ck_assert_msg( status == cn_statusOk, "%s", load.error.text );
+    ck_assert_int_eq( load.warningCount, 0 );
+
+    cnBodyId upper = cntFindBody( &load, "upper" );
+    CNT_ASSERT_VEC3( cnBody_GetConstantForce( upper ), 0.0, -1.0, 0.5, 0.0 );
+    CNT_ASSERT_VEC3( cnBody_GetConstantTorque( upper ), 0.0, 0.0, 0.25, 0.0 );
+    cnBodyId wall = cntFindBody( &load, "wall" );
+    CNT_ASSERT_VEC3( cnBody_GetConstantForce( wall ), 0.0, 0.0, 0.0, 0.0 );
+    CNT_ASSERT_VEC3( cnBody_GetConstantTorque( wall ), 0.0, 0.0, 0.0, 0.0 );
+    for ( int k = 0; k < 2; ++k )
+    {
+        char name[8];
+        snprintf( name, sizeof( name ), "g_%d", k );
+        cnBodyId generated = cntFindBody( &load, name );
+        // world frame: not turned with the template's half turn about z
+        CNT_ASSERT_VEC3( cnBody_GetConstantForce( generated ), 0.0, 1.0, 0.0, 0.0 );
+        CNT_ASSERT_VEC3( cnBody_GetConstantTorque( generated ), -1.0, 0.0, 0.0, 0.0 );
+    }
+
+    ck_assert_int_eq( cnWorld_Step( load.scene.worldId, 0.01 ), cn_statusOk );
+    double mLin = 1.0 / ( 6.0 * M_PI * 2.0 * 0.5 );
+    double mAng = 1.0 / ( 8.0 * M_PI * 2.0 * 0.125 );
+    cnVec3 v = cnBody_GetLinearVelocity( upper );
+    CNT_ASSERT_REL( v.y, -mLin, 1e-14 );
+    CNT_ASSERT_REL( v.z, 0.5 * mLin, 1e-14 );
+    ck_assert( v.x == 0.0 );
+    CNT_ASSERT_REL( cnBody_GetAngularVelocity( upper ).z, 0.25 * mAng, 1e-14 );
+    CNT_ASSERT_REL( cnBody_GetLinearVelocity( cntFindBody( &load, "g_1" ) ).y, mLin, 1e-14 );
+    cntFinishLoad( &load );
+
+    // a generator's template is checked at its own place
+    static const char bad[] =
+        "{ \"bodies\": [],\n"
+        "  \"generators\": [ { \"type\": \"grid\", \"count\": [1, 1, 2], \"spacing\": [1, 1, 1],\n"
+        "      \"body\": { \"force\": [0, 0, \"up\"],\n"
+        "                \"shapes\": [ { \"type\": \"sphere\", \"radius\": 1 } ] } } ] }";
+    cntInitLoad( &load );
+    status =
+        cnLoadSceneString( bad, strlen( bad ), "template.json", &load.options, &load.scene, &load.error );
+    ck_assert_int_eq( status, cn_statusSchemaError );
+    ck_assert_str_eq( load.error.path, "generators[0].body.force[2]" );
+    ck_assert_str_eq( load.error.message, "expected a number, got string \"up\"" );
+    cntAssertNothingLeft( &load );
+}
+END_TEST
+
 // Every allocation that can fail, fails once: the load reports it and leaves nothing behind.
 START_TEST( allocation_failures_leave_nothing )
 {
@@ -1130,6 +1202,7 @@ Suite* cntSceneGoodSuite( void )
     tcase_add_test( tc, every_key_reaches_its_field );
     tcase_add_test( tc, unknown_keys_warn_with_their_place );
     tcase_add_test( tc, format_doc_example_loads );
+    tcase_add_test( tc, force_and_torque_keys_reach_the_body );
     tcase_add_test( tc, allocation_failures_leave_nothing );
     suite_add_tcase( suite, tc );
     return suite;

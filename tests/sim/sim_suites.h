@@ -7,3 +7,4 @@ Suite* cntInertialSuite( void );
 Suite* cntOverdampedSuite( void );
 Suite* cntBadValuesSuite( void );
 Suite* cntOracleSuite( void );
+Suite* cntConstantForceSuite( void );

@@ -5,6 +5,6 @@
 int main( void )
 {
     static cntSuiteFcn* const suites[] = { cntInertialSuite, cntOverdampedSuite, cntBadValuesSuite,
-                                           cntOracleSuite };
+                                           cntOracleSuite, cntConstantForceSuite };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

@@ -5,10 +5,7 @@
 int main( void )
 {
     static cntSuiteFcn* const suites[] = {
-        cntKitSuite,
-        cntSweepsSuite,
-        cntReferenceSuite,
-        cntSolverContractSuite,
+        cntKitSuite, cntSweepsSuite, cntReferenceSuite, cntSolverContractSuite, cntBbpgdSuite,
     };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

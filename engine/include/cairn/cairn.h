@@ -33,9 +33,9 @@ CN_API cnStatus cnDestroyWorld( cnWorldId worldId );
 CN_API bool cnWorld_IsValid( cnWorldId worldId );
 
 /// Advance the world by `timeStep` seconds (> 0, finite). Runs the pipeline: systems at
-/// cn_stageBegin, gravity, systems at cn_stageForces, then cnWorldDef.substeps times predict,
-/// collide, solve and integrate by timeStep / substeps, then systems at cn_stageEnd.
-/// cn_statusWorldLocked when called from a system of the same world.
+/// cn_stageBegin, gravity and the bodies' constant forces, systems at cn_stageForces, then
+/// cnWorldDef.substeps times predict, collide, solve and integrate by timeStep / substeps, then
+/// systems at cn_stageEnd. cn_statusWorldLocked when called from a system of the same world.
 CN_API cnStatus cnWorld_Step( cnWorldId worldId, double timeStep );
 
 /// What the last step did. Zero for an invalid id.
@@ -122,10 +122,14 @@ CN_API cnStatus cnWorld_UpdateContacts( cnWorldId worldId );
 CN_API int cnWorld_GetContactCount( cnWorldId worldId );
 
 /// Copy up to `capacity` contacts that have points into `contacts`, ordered by shape pair.
-/// Returns the number of such contacts (which may exceed capacity).
+/// Returns the number of such contacts (which may exceed capacity). In a multisphere world
+/// (cnWorldDef.multisphere) every touching pair of sub-spheres is a contact of its own, with one
+/// point, naming the two shapes the sub-spheres belong to.
 CN_API int cnWorld_GetContacts( cnWorldId worldId, cnContactData* contacts, int capacity );
 
-/// Contacts that began or ended in the last update. Zero for an invalid id.
+/// Contacts that began or ended in the last update, once per pair of shapes (in a multisphere
+/// world too: when the first pair of their sub-spheres touches, when the last one parts). Zero
+/// for an invalid id.
 CN_API cnContactEvents cnWorld_GetContactEvents( cnWorldId worldId );
 
 /// Bytes the world's allocator currently holds for this world.
@@ -173,6 +177,21 @@ CN_API cnStatus cnBody_ApplyForce( cnBodyId bodyId, cnVec3 force, cnVec3 worldPo
 CN_API cnStatus cnBody_ApplyForceToCenter( cnBodyId bodyId, cnVec3 force );
 /// Add a torque (N m, world frame) for the next step.
 CN_API cnStatus cnBody_ApplyTorque( cnBodyId bodyId, cnVec3 torque );
+
+/// A force (N, world frame, at the centre of mass) that acts on every step until changed, in
+/// addition to gravity and the forces applied for one step (cnBody_ApplyForce); zero removes it.
+/// Inertial bodies accelerate by it, overdamped ones move at mobility x (all forces). As with
+/// cnBody_ApplyForce, static and kinematic bodies ignore it (cn_statusOk; it stays zero).
+/// cn_statusNonFinite (logged, nothing changed) for NaN or infinity, cn_statusInvalidId for a
+/// null, stale or forged id. Also cnBodyDef.constantForce.
+CN_API cnStatus cnBody_SetConstantForce( cnBodyId bodyId, cnVec3 force );
+/// Zero for an invalid id.
+CN_API cnVec3 cnBody_GetConstantForce( cnBodyId bodyId );
+/// A torque (N m, world frame) that acts on every step until changed; as
+/// cnBody_SetConstantForce. Also cnBodyDef.constantTorque.
+CN_API cnStatus cnBody_SetConstantTorque( cnBodyId bodyId, cnVec3 torque );
+/// Zero for an invalid id.
+CN_API cnVec3 cnBody_GetConstantTorque( cnBodyId bodyId );
 
 /// Mass properties in the body frame (centre = local centre of mass).
 CN_API cnMassData cnBody_GetMassData( cnBodyId bodyId );

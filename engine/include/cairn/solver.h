@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 /// Bump when the vtable, the problem or the statistics change layout or meaning.
-#define CN_SOLVER_API_VERSION 4
+#define CN_SOLVER_API_VERSION 5
 
 /// Most parameters one solver may declare.
 #define CN_MAX_SOLVER_PARAMS 64
@@ -76,8 +76,9 @@ typedef enum cnFrictionModel
 /// Most rows of one group.
 #define CN_MAX_GROUP_ROWS 6
 
-/// Calls of the world's oracle that a step's problem has room for: each may add a row for every
-/// manifold point of every contact pair.
+/// Levels of oracle rows a step's problem has room for: the world makes room for this many calls'
+/// worth of rows (one per manifold point of every pair, plus pairs the trial poses bring); what
+/// does not fit is refused and counted (cnOracleResult.rowsRefused).
 #define CN_ORACLE_LEVELS 4
 
 /// One group of rows.
@@ -105,30 +106,37 @@ typedef struct cnSolverProblem cnSolverProblem;
 /// What an oracle call did.
 typedef struct cnOracleResult
 {
-    int rowsAdded;     ///< rows appended at the end of the problem
-    int groupsAdded;   ///< their groups
-    int rowsRefused;   ///< overlaps found that had no room (rowCapacity or groupCapacity)
-    double maxOverlap; ///< deepest overlap found at the trial poses, m (0 when none)
+    int rowsAdded;   ///< rows appended at the end of the problem
+    int groupsAdded; ///< their groups
+    int rowsRefused; ///< overlaps found that had no room (rowCapacity or groupCapacity)
+    /// Deepest overlap found at the trial poses, m (0 when none): beyond touching, or in an
+    /// inertial world beyond the depth the pair started the step at.
+    double maxOverlap;
 } cnOracleResult;
 
 /// What ReLCP asks the engine: "given these impulses, where do the bodies go and which pairs
-/// overlap there?" The engine moves the bodies to trial poses by lambda's velocity change, collides
-/// them there and **appends** rows (and their groups) for the overlaps it finds, in a
-/// deterministic order, with Jacobians at the trial pose and b = separation / dt - J deltaVelocity.
-/// It never changes an existing row, and never appends past rowCapacity or groupCapacity (what does
-/// not fit is counted in `rowsRefused`, not added; the solver adds it to its statistics). After
-/// each call the solver re-reads rowCount and groupCount (the array pointers stay the same). The
-/// world sets it only for solvers with cn_solverUsesOracle, and only on the final pass of a step
-/// (the relax pass, or the one pass of a single-pass solver), with room for CN_ORACLE_LEVELS
-/// calls' worth of rows: each appended row is a frictionless normal at the trial pose (the rows of
-/// the contact recursion, docs/solvers.md). Problems from files have none (fcn NULL).
+/// overlap there?" The engine moves the bodies to trial poses by lambda's velocity change (the
+/// pose the integrator would give them), re-runs the broadphase for the bodies whose trial boxes
+/// leave their fat boxes, collides every candidate pair there and **appends** one frictionless
+/// normal row (a cn_groupNormal group) for every point overlapping by more than
+/// `overlapTolerance`, in a deterministic order (pair order, then point order), with Jacobians at
+/// the trial pose and b = separation / dt - J deltaVelocity: the row asks that the pair's gap,
+/// linearised at the trial pose, be non-negative at the end of the step (ReLCP digest 3.5). In
+/// inertial worlds a pair that started the step penetrating is asked not to end it deeper than it
+/// started (its push-out is the soft contact's). The oracle never changes an existing row, and
+/// never appends past rowCapacity or groupCapacity (what does not fit is counted in
+/// `rowsRefused`, not added). After each call the solver re-reads rowCount and groupCount (the
+/// array pointers stay the same). The world sets it on the final pass of a step for solvers with
+/// cn_solverUsesOracle and when cnWorldDef.contactRecursions asks for the recursion. Problems from
+/// files have none (fcn NULL).
 typedef struct cnSolverOracle
 {
     void* context;
     /// Nullable. `lambda` (rowCount) the current impulses, `deltaVelocity` (bodyCount x 6) their
-    /// W J^T lambda. Returns cn_statusOk, or a failure (the solver then keeps its last good level).
+    /// W J^T lambda; `overlapTolerance` (m, > 0) the overlap that asks for a row. Returns
+    /// cn_statusOk, or a failure (the solver then keeps its last good level).
     cnStatus ( *fcn )( void* context, cnSolverProblem* problem, const double* lambda,
-                       const double* deltaVelocity, cnOracleResult* result );
+                       const double* deltaVelocity, double overlapTolerance, cnOracleResult* result );
 } cnSolverOracle;
 
 /// One solver problem. Solvers read it and never write it; only the oracle appends rows.
@@ -264,6 +272,10 @@ typedef struct cnSolverStats
     int levels;      ///< recursion levels that added rows
     int rowsAdded;   ///< rows the oracle appended
     int rowsRefused; ///< rows the oracle had no room for
+    /// Deepest true overlap at the trial poses of the impulses returned, m, from the oracle's last
+    /// call (NaN when the solve called none). Above the overlap tolerance only when the recursion
+    /// ran out of levels or of room, or a level failed.
+    double overlap;
     /// Filled by the layer after the solve.
     cnSolverMerits merits;
 } cnSolverStats;

@@ -109,7 +109,9 @@ typedef struct cnWorldDef
     double contactOverlapTolerance;
     /// The multisphere baseline (LCP-MS of the ReLCP paper, for comparisons): every ellipsoid,
     /// capsule and torus collides as this many spheres along its major axis or core circle (its
-    /// mass properties stay the smooth shape's). 0 (off, the default) or 2 to 256.
+    /// mass properties stay the smooth shape's). 0 (off, the default) or 2 to 256. The sub-spheres
+    /// are hidden: contacts and events name the shape; the step report counts sub-sphere pairs.
+    /// Placement rule: docs/architecture.md, "The multisphere baseline".
     int multisphere;
     /// Sleeping of resting islands. Not implemented yet: a world created with it set logs a
     /// warning and runs every body awake.
@@ -149,6 +151,13 @@ typedef struct cnBodyDef
     double angularDamping;
     /// Multiplies the world's gravity for this body. Default 1.
     double gravityScale;
+    /// Force kept on the body every step until changed (cnBody_SetConstantForce), N, world frame,
+    /// at the centre of mass; added to gravity and the per-step forces. Dynamic bodies only (the
+    /// others ignore it, as they ignore cnBody_ApplyForce). Default zero.
+    cnVec3 constantForce;
+    /// Torque kept on the body every step until changed (cnBody_SetConstantTorque), N m, world
+    /// frame. Dynamic bodies only. Default zero.
+    cnVec3 constantTorque;
     /// Nullable. Copied; at most CN_NAME_CAPACITY - 1 characters.
     const char* name;
     /// Overdamped worlds only: replace the mobility derived from the shapes.
@@ -293,7 +302,8 @@ typedef struct cnMassData
     X( cn_warnSolverDiverged,   5, "solver_diverged" )   /* the solve grew; previous velocities kept */     \
     X( cn_warnFrictionDropped,  6, "friction_dropped" )  /* the solver takes no friction rows */            \
     X( cn_warnSpeedClamped,     7, "speed_clamped" )     /* a body was slowed to maxLinearSpeed */        \
-    X( cn_warnSolverInaccurate, 8, "solver_inaccurate" ) /* applied, but a contact closes faster than with no impulse */
+    X( cn_warnSolverInaccurate, 8, "solver_inaccurate" ) /* applied, but a contact closes faster than with no impulse */ \
+    X( cn_warnOverlapLeft,      9, "overlap_left" )      /* the recursion stopped with a pair overlapping past its tolerance */
 // clang-format on
 
 /// Warnings raised during one step (bit field).
@@ -361,8 +371,14 @@ typedef struct cnStepReport
     double violationSignorini;
     double violationCoulomb;
     double violationDissipation;
-    /// Contact recursion levels that added constraints this step (see cnWorldDef.contactRecursions).
+    /// The ReLCP recursion (the relcp solver, or cnWorldDef.contactRecursions) summed over the
+    /// step's substeps: levels that added rows, the rows added, the rows that had no room; and the
+    /// deepest true overlap at the trial poses of the last solve's answer, m (NaN when no solve
+    /// asked the oracle). Warning overlap_left when that is above the tolerance.
     int contactRecursions;
+    int recursionRows;
+    int recursionRefused;
+    double recursionOverlap;
     /// How the step's last solve ended (a cnSolveStatus); the worst status of the step goes with
     /// the warnings solver_failed and solver_diverged.
     int solverStatus;
@@ -435,7 +451,9 @@ typedef struct cnBodyState
     cnVec3 center;
     cnVec3 linearVelocity;
     cnVec3 angularVelocity;
-    cnMassData mass; ///< body frame; the centre is the local centre of mass
+    cnVec3 constantForce;  ///< N, world frame (cnBody_SetConstantForce)
+    cnVec3 constantTorque; ///< N m, world frame (cnBody_SetConstantTorque)
+    cnMassData mass;       ///< body frame; the centre is the local centre of mass
     int shapeCount;
 } cnBodyState;
 
