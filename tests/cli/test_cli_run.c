@@ -985,6 +985,40 @@ START_TEST( dumped_problem_resolves_to_the_world_impulses )
 }
 END_TEST
 
+// A frictionless problem from an ellipsoid pile (bbpgd takes no friction rows: the world feeds it
+// normals only), dumped at step 60 and solved from the file by relcp (no oracle in a file: one
+// solve of its inner solver, bbpgd) and by bbpgd itself, to the tolerance asked.
+START_TEST( relcp_and_bbpgd_solve_a_dumped_ellipsoid_pile )
+{
+    const char* problem = cntWorkPath( 1, "ellipsoid_pile_step60.dat" );
+    remove( problem );
+    cntCliRun run = cntRunCli( "run \"%s\" --steps 60 --solver bbpgd --dump-problem 60 \"%s\"",
+                               cntScenePath( "ellipsoid_pile500.json" ), problem );
+    ck_assert_msg( run.exitCode == 0, "cairn run: exit code %d, stderr: %s", run.exitCode, run.err );
+    cntFreeCliRun( &run );
+    const char* solvers[2] = { "relcp", "bbpgd" };
+    for ( int k = 0; k < 2; ++k )
+    {
+        const char* out = cntWorkPath( 3, "ellipsoid_pile_step60_solved.json" );
+        remove( out );
+        run = cntRunCli( "lcp \"%s\" --solver %s --tol 1e-6 --out \"%s\"", problem, solvers[k], out );
+        ck_assert_msg( run.exitCode == 0, "cairn lcp --solver %s: exit code %d, stderr: %s", solvers[k],
+                       run.exitCode, run.err );
+        cntFreeCliRun( &run );
+        cJSON* solved = cntReadJson( out );
+        ck_assert_ptr_nonnull( solved );
+        const cJSON* status = cJSON_GetObjectItemCaseSensitive( solved, "status" );
+        ck_assert( cJSON_IsString( status ) );
+        ck_assert_msg( strcmp( status->valuestring, "converged" ) == 0, "%s: %s", solvers[k],
+                       status->valuestring );
+        ck_assert_int_gt( (int)cntNumber( solved, "rows" ), 500 );
+        ck_assert_msg( cntNumber( solved, "residual" ) <= 1e-6, "%s: residual %.3g", solvers[k],
+                       cntNumber( solved, "residual" ) );
+        cJSON_Delete( solved );
+    }
+}
+END_TEST
+
 START_TEST( dump_problem_without_contacts_exits_1 )
 {
     // free fall from 100 m: nothing touches at step 2
@@ -1134,6 +1168,7 @@ Suite* cntCliRunSuite( void )
     TCase* dump = tcase_create( "dump_problem" );
     tcase_set_timeout( dump, 60 );
     tcase_add_test( dump, dumped_problem_resolves_to_the_world_impulses );
+    tcase_add_test( dump, relcp_and_bbpgd_solve_a_dumped_ellipsoid_pile );
     tcase_add_test( dump, dump_problem_without_contacts_exits_1 );
     tcase_add_test( dump, dump_problem_to_unwritable_path_exits_1 );
     tcase_add_loop_test( dump, bad_dump_problem_is_a_usage_error, 0,

@@ -4,3 +4,4 @@
 #include <check.h>
 
 Suite* cntRelcpPairSuite( void );
+Suite* cntRelcpDriverSuite( void );

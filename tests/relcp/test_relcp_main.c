@@ -4,6 +4,6 @@
 
 int main( void )
 {
-    static cntSuiteFcn* const suites[] = { cntRelcpPairSuite };
+    static cntSuiteFcn* const suites[] = { cntRelcpDriverSuite, cntRelcpPairSuite };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }
