@@ -19,6 +19,7 @@
 #include <math.h>
 #include <string.h>
 
+#ifndef NDEBUG
 // Objective 1/2 lambda^T (A + S) lambda + b^T lambda = 1/2 lambda^T (w + b), w = (A + S) lambda + b.
 static double cnQuadraticObjective( const cnSolverProblem* problem, const double* lambda, const double* w )
 {
@@ -42,8 +43,10 @@ static bool cnIsNormalOnly( const cnSolverProblem* problem )
     }
     return true;
 }
+#endif
 
-// the run-time checks of the invariants, where CN_ASSERT is on (Debug builds)
+// the run-time checks of the invariants, wherever CN_ASSERT is on (every build the project makes:
+// cmake/CnCompileOptions.cmake keeps it on in optimised ones)
 #if !defined( NDEBUG ) || defined( CN_ENABLE_ASSERT )
 #    define CN_RECURSION_CHECKS 1
 #else
@@ -154,19 +157,17 @@ void cnRecursionSolve( const cnRecursionInner* inner, const cnRecursionSettings*
         cnScratchRelease( &scratch );
         return;
     }
-    // the objective's check costs a product per level: Debug builds only
-#ifdef NDEBUG
-    bool quadratic = false && cnIsNormalOnly( problem );
-#else
-    bool quadratic = cnIsNormalOnly( problem );
-#endif
     cnComputeVelocity( problem, prepared, solution->lambda, velocity );
+#ifndef NDEBUG
+    // the objective's check costs a product per level: Debug builds only
+    bool quadratic = cnIsNormalOnly( problem );
     double objective = (double)NAN;
     if ( quadratic )
     {
         cnComputeW( problem, prepared, solution->lambda, velocity, w );
         objective = cnQuadraticObjective( problem, solution->lambda, w );
     }
+#endif
 
     for ( int call = 0; call <= settings->maxLevels; ++call )
     {
@@ -241,6 +242,7 @@ void cnRecursionSolve( const cnRecursionInner* inner, const cnRecursionSettings*
         stats->reason = level.reason;
         stats->ownMeasure = level.ownMeasure;
         cnComputeVelocity( problem, prepared, solution->lambda, velocity );
+#ifndef NDEBUG
         if ( quadratic )
         {
             // appendix B: the objective at the answer does not rise (to the inner tolerance)
@@ -253,6 +255,7 @@ void cnRecursionSolve( const cnRecursionInner* inner, const cnRecursionSettings*
                        isfinite( slack ) == false );
             objective = next;
         }
+#endif
     }
     stats->historyCount = recorded;
     cnScratchRelease( &scratch );
