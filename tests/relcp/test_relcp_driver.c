@@ -351,7 +351,7 @@ START_TEST( without_an_oracle_relcp_is_its_inner_solver )
     {
         params[i] = lemke->params[i].defaultValue;
     }
-    params[cnFindSolverParam( lemke, "tolerance" )] = 1e-12;
+    // relcp runs its inner solver with the inner's defaults, and relcp's budget
     u.problem.oracle = ( cnSolverOracle ){ 0 };
     cnSolverSolution solution = { .lambda = u.lambda, .deltaVelocity = u.velocity };
     cnSolverStats direct;
