@@ -1057,7 +1057,10 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
 
     cnSolverBudget budget = cnBudgetFromParams( solver, world->solverParams );
     bool direct = ( solver->caps & cn_solverDirect ) != 0;
-    bool singlePass = ( solver->caps & cn_solverSinglePass ) != 0;
+    // one pass when the recursion runs: its trial poses are where that pass's velocities take the
+    // bodies (after a soft and a relax pass the positions move with the soft pass's velocities, and
+    // rows found at the relaxed ones would not hold them)
+    bool singlePass = ( solver->caps & cn_solverSinglePass ) != 0 || recursions > 0;
     double* start = NULL; // what the final pass started from, for the problem callback
     if ( world->problemFcn != NULL )
     {

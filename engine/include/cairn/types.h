@@ -102,7 +102,10 @@ typedef struct cnWorldDef
     /// contactOverlapTolerance, up to this many times (the ReLCP paper's recursion, section 3.8;
     /// the same driver as the relcp solver, with the world's solver inside). It holds contacts
     /// that one point per region cannot, such as linked rings pulled taut. 0 to 64; default 0
-    /// (off). Inertial worlds ignore it (the relcp solver recurses in both).
+    /// (off). With it on, an inertial world solves its contacts in one pass (the compliant problem,
+    /// as a cn_solverSinglePass solver does), so that the poses the recursion checks are the ones
+    /// the step ends at; there the recursion stops a step from sinking a pair deeper than it
+    /// started, and the soft contact pushes it out (docs/relcp.md).
     int contactRecursions;
     /// Overlap, m, above which the contact recursion adds a constraint at the trial pose. > 0;
     /// default 1e-5 (the ReLCP paper's tolerance).
