@@ -80,14 +80,14 @@ static double cnAABB_Area( cnAABB a )
 }
 
 // closed boxes: touching faces overlap
-static bool cnAABB_Overlaps( const cnAABB* a, const cnAABB* b )
+bool cnAABB_Overlaps( const cnAABB* a, const cnAABB* b )
 {
     return a->lower.x <= b->upper.x && b->lower.x <= a->upper.x && a->lower.y <= b->upper.y &&
            b->lower.y <= a->upper.y && a->lower.z <= b->upper.z && b->lower.z <= a->upper.z;
 }
 
 // does `outer` contain `inner`?
-static bool cnAABB_Contains( const cnAABB* outer, const cnAABB* inner )
+bool cnAABB_Contains( const cnAABB* outer, const cnAABB* inner )
 {
     return outer->lower.x <= inner->lower.x && outer->lower.y <= inner->lower.y &&
            outer->lower.z <= inner->lower.z && inner->upper.x <= outer->upper.x &&

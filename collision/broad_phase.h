@@ -184,6 +184,10 @@ void cnBroadPhase_MoveProxy( cnBroadPhase* bp, int proxyKey, cnAABB aabb );
 // True when the box is finite and not inverted: what the trees take (they assert it).
 bool cnAABB_IsValid( cnAABB a );
 
+// Closed boxes: do `a` and `b` touch or overlap? Does `outer` contain `inner`?
+bool cnAABB_Overlaps( const cnAABB* a, const cnAABB* b );
+bool cnAABB_Contains( const cnAABB* outer, const cnAABB* inner );
+
 // As cnBroadPhase_MoveProxy, but a re-inserted fat box is also stretched along `displacement`
 // (m, world; the motion the caller predicts before the next move, e.g. v dt times a factor), so
 // that a fast proxy is re-inserted less often. Pass the prediction on every move: the "too

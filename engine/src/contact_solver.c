@@ -387,19 +387,6 @@ typedef struct cnTrialPair
     int contact;
 } cnTrialPair;
 
-static bool cnContainsBox( const cnAABB* outer, const cnAABB* inner )
-{
-    return outer->lower.x <= inner->lower.x && outer->lower.y <= inner->lower.y &&
-           outer->lower.z <= inner->lower.z && inner->upper.x <= outer->upper.x &&
-           inner->upper.y <= outer->upper.y && inner->upper.z <= outer->upper.z;
-}
-
-static bool cnBoxesOverlap( const cnAABB* a, const cnAABB* b )
-{
-    return a->lower.x <= b->upper.x && b->lower.x <= a->upper.x && a->lower.y <= b->upper.y &&
-           b->lower.y <= a->upper.y && a->lower.z <= b->upper.z && b->lower.z <= a->upper.z;
-}
-
 // the broadphase's pair rule: different bodies, one of them dynamic, categories in masks
 static bool cnShapesMayPair( const cnWorld* world, int a, int b )
 {
@@ -670,7 +657,7 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
                                         cnMulTransforms( pose[row], shape->localPose ) };
             trialBox[index] = cnComputeAABB( &placed );
             cnAABB fat = cnBroadPhase_GetFatAABB( &set->broadPhase, shape->proxyKey );
-            if ( cnAABB_IsValid( trialBox[index] ) && cnContainsBox( &fat, trialBox + index ) == false )
+            if ( cnAABB_IsValid( trialBox[index] ) && cnAABB_Contains( &fat, trialBox + index ) == false )
             {
                 escaped[index] = true;
                 escapedList[escapedCount++] = index;
@@ -698,7 +685,7 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
                 int other = escapedList[m];
                 int a = e.shape < other ? e.shape : other;
                 int b = e.shape < other ? other : e.shape;
-                if ( cnBoxesOverlap( trialBox + e.shape, trialBox + other ) &&
+                if ( cnAABB_Overlaps( trialBox + e.shape, trialBox + other ) &&
                      cnShapesMayPair( world, a, b ) && cnFindContact( set, a, b ) < 0 )
                 {
                     cnPushTrialPair( &e, a, b );
