@@ -23,6 +23,7 @@ enum
     cn_relcpInner,
     cn_relcpOverlapTolerance,
     cn_relcpLevels,
+    cn_relcpGapTolerance,
     cn_relcpParamCount,
 };
 
@@ -43,6 +44,10 @@ static const cnSolverParam cn_relcpParams[cn_relcpParamCount] = {
       1e-12, 1.0, cn_paramNumber, NULL, 0 },
     { "levels", "most recursion levels per solve (0: the single-constraint LCP)", 50.0, 0.0, 1000.0,
       cn_paramInteger, NULL, 0 },
+    { "gap_tolerance",
+      "also stop a level when the projected gradient's largest entry times dt (the linearised gap, m) is at "
+      "most this: the paper's rule, for an inner solver that has gradient_tolerance (bbpgd; 0: off)",
+      0.0, 0.0, 1.0, cn_paramNumber, NULL, 0 },
 };
 
 static void cnRelcpSolve( void* state, const double* params, const cnSolverBudget* budget,
@@ -71,6 +76,13 @@ static void cnRelcpSolve( void* state, const double* params, const cnSolverBudge
     for ( int i = 0; i < inner->paramCount && i < CN_MAX_SOLVER_PARAMS; ++i )
     {
         innerParams[i] = inner->params[i].defaultValue;
+    }
+    // the paper's stopping rule (SimToolbox's conResTol, in length): w is a velocity, so dt w is the gap
+    double gap = cnSolverParamValue( cn_relcpParams, cn_relcpParamCount, params, cn_relcpGapTolerance );
+    int gradient = cnFindSolverParam( inner, "gradient_tolerance" );
+    if ( gap > 0.0 && gradient >= 0 && gradient < CN_MAX_SOLVER_PARAMS && problem->timeStep > 0.0 )
+    {
+        innerParams[gradient] = gap / problem->timeStep;
     }
     cnRecursionInner run = { inner, NULL, innerParams };
     cnRecursionSettings settings = {

@@ -22,7 +22,8 @@
 //                         [--seed S] [--fraction F] [--compact-dt X] [--compact-time T] [--start FILE]
 //                         [--write-scene FILE] [--write-dense FILE] [--out DIR] [--plots DIR]
 // cairn_bench_relcp_dense colony [--minutes M] [--ms K,K,..] [--ms-minutes M] [--max-cells N]
-//                         [--dt X] [--scene FILE] [--out DIR] [--plots DIR]
+//                         [--dt X] [--inner NAME] [--iterations N] [--name NAME] [--scene FILE]
+//                         [--out DIR] [--plots DIR]
 // cairn_bench_relcp_dense colony_scene [--steps N] [--minutes M] [--scene FILE] [--out DIR]
 //
 // Times are process CPU time (CLOCK_PROCESS_CPUTIME_ID) around cnWorld_Step only; the machines
@@ -1393,8 +1394,11 @@ typedef struct ColonyOptions
     double msMinutes; // CPU budget of each MS run
     double spheres[DENSE_MAX_LIST];
     int sphereCount;
-    int maxCells; // 0: the scene's
-    double dt;    // 0: the scene's
+    int maxCells;      // 0: the scene's
+    double dt;         // 0: the scene's
+    const char* inner; // relcp's solver inside (every run)
+    int iterations;    // its budget per level
+    const char* name;  // the outputs: relcp_<name>.md, relcp_<name>_steps.csv, relcp_<name>.svg
     const char* scene;
     const char* outDir;
     const char* plotDir;
@@ -1542,6 +1546,11 @@ static int Colony( const ColonyOptions* o )
         snprintf( cellsText, sizeof( cellsText ), "systems.colony.max_cells=%d", o->maxCells );
         base[baseCount++] = cellsText;
     }
+    char innerText[64], iterationsText[64];
+    snprintf( innerText, sizeof( innerText ), "world.solver.params.inner=%s", o->inner );
+    snprintf( iterationsText, sizeof( iterationsText ), "world.solver.iterations=%d", o->iterations );
+    base[baseCount++] = innerText;
+    base[baseCount++] = iterationsText;
 
     ColonyRun* runs = Calloc( (size_t)( 1 + o->sphereCount ), sizeof( ColonyRun ) );
     int runCount = 0;
@@ -1577,18 +1586,17 @@ static int Colony( const ColonyOptions* o )
 
     const StepLog* rl = &relcp->steps;
     Markdown md = { 0 };
-    OpenMarkdown( &md, o->outDir, "colony" );
+    OpenMarkdown( &md, o->outDir, o->name );
     Out( &md, "# Growing bacterial colony (ReLCP paper, section 7.3; Table 3, Fig. 5)\n\n" );
     Out( &md,
          "Scene %s: a monolayer colony from one capsule (diameter 0.5, tip-to-tip length 2) growing as "
          "dl/dt = l and dividing at length 4 into two end-to-end daughters turned by up to 0.01 degrees; "
          "overdamped (viscosity 1, local drag with l = the cell length), no gravity, dt %g s. Every run is "
-         "relcp "
-         "around BBPGD (%d iterations per level, tolerance %g on the natural map, overlap tolerance %g m); "
-         "LCP-MS K is world.multisphere = K with relcp levels = 0. Constraints per step = solverRows + "
-         "recursionRows; CPU is process CPU time of cnWorld_Step (the colony's growth and division "
-         "included).\n\n",
-         BaseName( o->scene ), relcp->dt, DENSE_ITERATIONS, DENSE_TOLERANCE, DENSE_OVERLAP_TOLERANCE );
+         "relcp around %s (`--inner`; %d iterations per level, tolerance %g on the natural map, overlap "
+         "tolerance %g m); LCP-MS K is world.multisphere = K with relcp levels = 0. Constraints per step = "
+         "solverRows + recursionRows; CPU is process CPU time of cnWorld_Step (the colony's growth and "
+         "division included).\n\n",
+         BaseName( o->scene ), relcp->dt, o->inner, o->iterations, DENSE_TOLERANCE, DENSE_OVERLAP_TOLERANCE );
     double tEnd = rl->count > 0 ? rl->time[rl->count - 1] : 0.0;
     Out( &md,
          "**ReLCP run.** Budget %.1f CPU minutes: %d steps, t = %.3f s (%.2f generations of ln 2), %d cells "
@@ -1760,7 +1768,7 @@ static int Colony( const ColonyOptions* o )
 
     // the per-step record
     char path[1024];
-    snprintf( path, sizeof( path ), "%s/relcp_colony_steps.csv", o->outDir );
+    snprintf( path, sizeof( path ), "%s/relcp_%s_steps.csv", o->outDir, o->name );
     FILE* csv = fopen( path, "w" );
     if ( csv == NULL )
     {
@@ -1807,7 +1815,7 @@ static int Colony( const ColonyOptions* o )
     cnPlot_AddSeries( panels[0], "cells", rl->time, rl->cells, rl->count );
     cnPlot_AddMarkers( panels[3], "mean per generation", genX, genMean, genCount );
     cnPlot_AddMarkers( panels[3], "slowest step of the generation", genX, genMax, genCount );
-    WritePanels( panels, 4, o->plotDir, "colony" );
+    WritePanels( panels, 4, o->plotDir, o->name );
 
     for ( int r = 0; r < runCount; ++r )
     {
@@ -1928,7 +1936,9 @@ static void Usage( void )
         "[--start FILE]\n"
         "                               [--write-scene FILE] [--write-dense FILE] [--out DIR] [--plots DIR]\n"
         "       cairn_bench_relcp_dense colony [--minutes M] [--ms K,K,..] [--ms-minutes M] [--max-cells N]\n"
-        "                               [--dt X] [--scene FILE] [--out DIR] [--plots DIR]\n"
+        "                               [--dt X] [--inner NAME] [--iterations N] [--name NAME] [--scene "
+        "FILE]\n"
+        "                               [--out DIR] [--plots DIR]\n"
         "       cairn_bench_relcp_dense colony_scene [--steps N] [--minutes M] [--scene FILE] [--out DIR]\n",
         stderr );
 }
@@ -1944,6 +1954,9 @@ int main( int argc, char** argv )
     const char* outDir = CN_SOURCE_DIR "/tests/bench/results/amd_epyc_2vcpu";
     const char* plotDir = CN_SOURCE_DIR "/docs/images";
     const char* scene = NULL;
+    const char* inner = NULL;
+    const char* name = NULL;
+    int iterations = 0;
     int steps = 0;
     double minutes = 0.0;
     double dt[DENSE_MAX_LIST];
@@ -2048,6 +2061,15 @@ int main( int argc, char** argv )
         {
             ok = ParseCount( value, &col.maxCells );
         }
+        else if ( strcmp( arg, "--iterations" ) == 0 )
+        {
+            ok = ParseCount( value, &iterations ) && iterations > 0;
+        }
+        else if ( strcmp( arg, "--inner" ) == 0 || strcmp( arg, "--name" ) == 0 )
+        {
+            ok = value != NULL && value[0] != '\0';
+            *( strcmp( arg, "--inner" ) == 0 ? &inner : &name ) = value;
+        }
         else
         {
             ok = false;
@@ -2083,6 +2105,9 @@ int main( int argc, char** argv )
                 (size_t)col.sphereCount * sizeof( double ) );
         col.dt = dtCount > 0 ? dt[0] : 0.0;
         col.scene = scene != NULL ? scene : CN_ASSETS_DIR "/scenes/relcp_colony.json";
+        col.inner = inner != NULL ? inner : "bbpgd";
+        col.iterations = iterations > 0 ? iterations : DENSE_ITERATIONS;
+        col.name = name != NULL ? name : "colony";
         col.outDir = outDir;
         col.plotDir = plotDir;
         return Colony( &col );

@@ -363,6 +363,62 @@ START_TEST( without_an_oracle_relcp_is_its_inner_solver )
 }
 END_TEST
 
+// gap_tolerance: the paper's stopping rule (SimToolbox's conResTol, a length) handed to bbpgd as its
+// gradient_tolerance, divided by dt (w is a velocity). The level stops as soon as the projected
+// gradient times dt is at most the tolerance, with the same answer as bbpgd run with that gradient
+// tolerance, and sooner than the merit alone (1e-12) would stop it.
+START_TEST( gap_tolerance_is_the_papers_rule )
+{
+    static cntProblem t, u, v;
+    cntMakeProblem( &t, 9, 0, 0 );
+    cntMakeProblem( &u, 9, 0, 0 );
+    cntMakeProblem( &v, 9, 0, 0 );
+    t.problem.oracle = ( cnSolverOracle ){ 0 };
+    u.problem.oracle = ( cnSolverOracle ){ 0 };
+    v.problem.oracle = ( cnSolverOracle ){ 0 };
+    double gap = 1e-6; // m
+    const cnSolverVTable* relcp = cnFindSolver( "relcp" );
+    const cnSolverVTable* bbpgd = cnFindSolver( "bbpgd" );
+    double params[CN_MAX_SOLVER_PARAMS], inner[CN_MAX_SOLVER_PARAMS];
+    for ( int i = 0; i < relcp->paramCount; ++i )
+    {
+        params[i] = relcp->params[i].defaultValue; // inner: bbpgd
+    }
+    params[cnFindSolverParam( relcp, "tolerance" )] = 1e-12;
+    params[cnFindSolverParam( relcp, "gap_tolerance" )] = gap;
+    for ( int i = 0; i < bbpgd->paramCount; ++i )
+    {
+        inner[i] = bbpgd->params[i].defaultValue;
+    }
+    inner[cnFindSolverParam( bbpgd, "gradient_tolerance" )] = gap / t.problem.timeStep;
+    cnSolverSolution a = { .lambda = t.lambda, .deltaVelocity = t.velocity };
+    cnSolverSolution b = { .lambda = u.lambda, .deltaVelocity = u.velocity };
+    cnSolverStats withGap, direct;
+    ck_assert_int_eq( cnRunSolver( relcp, params, &t.problem, &a, NULL, &withGap ), cn_statusOk );
+    // bbpgd's own run takes relcp's budget (its iterations and tolerance)
+    inner[cnFindSolverParam( bbpgd, "iterations" )] = params[cnFindSolverParam( relcp, "iterations" )];
+    inner[cnFindSolverParam( bbpgd, "tolerance" )] = 1e-12;
+    ck_assert_int_eq( cnRunSolver( bbpgd, inner, &u.problem, &b, NULL, &direct ), cn_statusOk );
+    // the merit alone (1e-12)
+    cnSolverSolution c = { .lambda = v.lambda, .deltaVelocity = v.velocity };
+    cnSolverStats merit;
+    params[cnFindSolverParam( relcp, "gap_tolerance" )] = 0.0;
+    ck_assert_int_eq( cnRunSolver( relcp, params, &v.problem, &c, NULL, &merit ), cn_statusOk );
+    printf( "gap tolerance %.0e m: %d iterations, projected gradient x dt %.3g m; the merit alone: %d "
+            "iterations\n",
+            gap, withGap.iterations, withGap.ownMeasure * t.problem.timeStep, merit.iterations );
+    fflush( stdout );
+    ck_assert_int_eq( withGap.status, cn_solveConverged );
+    ck_assert( withGap.ownMeasure * t.problem.timeStep <= gap );
+    ck_assert_int_lt( withGap.iterations, merit.iterations );
+    ck_assert_int_eq( withGap.iterations, direct.iterations );
+    for ( int i = 0; i < t.problem.rowCount; ++i )
+    {
+        ck_assert( t.lambda[i] == u.lambda[i] );
+    }
+}
+END_TEST
+
 Suite* cntRelcpDriverSuite( void )
 {
     Suite* suite = suite_create( "relcp_driver" );
@@ -371,6 +427,7 @@ Suite* cntRelcpDriverSuite( void )
     tcase_add_test( tc, levels_cap_the_recursion );
     tcase_add_test( tc, failed_level_is_taken_back );
     tcase_add_test( tc, without_an_oracle_relcp_is_its_inner_solver );
+    tcase_add_test( tc, gap_tolerance_is_the_papers_rule );
     suite_add_tcase( suite, tc );
     return suite;
 }
