@@ -212,10 +212,11 @@ static void cnAddGroup( cnContactRows* rows, int firstRow, int rowCount, cnGroup
 }
 
 // A group per manifold point: a contact (normal and two tangents), or a frictionless normal for a
-// solver without friction rows; the warm start from the cache. Returns true when some point had
-// friction the solver cannot take.
+// solver without friction rows; the warm start from the cache. `positional`: every point ends the
+// step just touching (b = J v + separation / dt), as in an overdamped world. Returns true when some
+// point had friction the solver cannot take.
 static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeStep,
-                               const cnStepScratch* scratch, bool friction, bool warmStart )
+                               const cnStepScratch* scratch, bool friction, bool warmStart, bool positional )
 {
     const cnBodyStore* bodies = &world->bodies;
     const cnContactSet* set = &world->contacts;
@@ -247,7 +248,7 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
 
             double bias = 0.0;
             double push = 0.0;
-            if ( overdamped )
+            if ( overdamped || positional )
             {
                 // end the step just touching
                 bias = separation / timeStep;
@@ -317,14 +318,28 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
 
 // ---- solve ------------------------------------------------------------------------------------------
 
+// a usable status and a finite velocity change
+static bool cnPassUsable( const cnWorld* world, const cnContactRows* rows, const cnSolverStats* stats,
+                          const double* delta )
+{
+    bool usable = cnSolveStatusIsUsable( stats->status, world->solver->caps );
+    for ( int i = 0; usable && i < 6 * rows->bodyCount; ++i )
+    {
+        usable = isfinite( delta[i] );
+    }
+    return usable;
+}
+
 // One pass of the layer on the rows with right-hand side b and softness (nullable), through the
 // data prepared once for the substep (`prepared`, NULL when preparing failed: the layer then
 // prepares itself); lambda in and out, the velocity change in delta; graded when `grade`; with the
-// recursion around the solver for `recursions` levels when the problem has the oracle. The
-// history goes after what earlier passes of this substep recorded. True when the result is usable.
-static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepared, bool grade, double* b,
-                         double* softness, const cnSolverBudget* budget, int recursions, double* lambda,
-                         double* delta, cnSolverStats* stats )
+// recursion around the solver for `recursions` levels when the problem has the oracle. When
+// `record`, the pass counts in solverPasses and its history goes after what earlier passes of this
+// step recorded (the position pass keeps none: the history ends with the velocity problem's
+// residual, as the report does). True when the result is usable.
+static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepared, bool grade, bool record,
+                         double* b, double* softness, const cnSolverBudget* budget, int recursions,
+                         double* lambda, double* delta, cnSolverStats* stats )
 {
     cnSolverProblem* problem = &rows->problem;
     problem->b = b;
@@ -333,8 +348,9 @@ static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepar
     cnSolverSolution solution = {
         .lambda = lambda,
         .deltaVelocity = delta,
-        .residualHistory = world->residualHistory != NULL ? world->residualHistory + recorded : NULL,
-        .residualHistoryCapacity = world->residualHistoryCapacity - recorded,
+        .residualHistory =
+            world->residualHistory != NULL && record ? world->residualHistory + recorded : NULL,
+        .residualHistoryCapacity = record ? world->residualHistoryCapacity - recorded : 0,
     };
     memset( delta, 0, 6 * (size_t)rows->bodyCount * sizeof( double ) );
     cnLayerOptions options = {
@@ -345,6 +361,10 @@ static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepar
     };
     cnLayerSolve( world->solver, world->solverState, world->solverParams, budget, problem, &solution,
                   &world->arena, &options, stats );
+    if ( record == false )
+    {
+        return cnPassUsable( world, rows, stats, delta );
+    }
     world->report.solverPasses += 1;
     world->residualHistoryCount += stats->historyCount;
     if ( stats->historyCount == 0 && world->residualHistoryCount < world->residualHistoryCapacity )
@@ -352,19 +372,13 @@ static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepar
         // a solver that keeps no history (a pivoting one) still has an end
         world->residualHistory[world->residualHistoryCount++] = stats->residual;
     }
-
-    bool usable = cnSolveStatusIsUsable( stats->status, world->solver->caps );
-    for ( int i = 0; usable && i < 6 * rows->bodyCount; ++i )
-    {
-        usable = isfinite( delta[i] );
-    }
-    return usable;
+    return cnPassUsable( world, rows, stats, delta );
 }
 
 // ---- the oracle ----------------------------------------------------------------------------------------
 
 // What one oracle call reads: the world, the rows, the step, and the step's contacts as they were
-// assembled (an inertial pair that started the step penetrating may stay that deep).
+// assembled.
 typedef struct cnOracleContext
 {
     cnWorld* world;
@@ -601,10 +615,10 @@ static int cnAddStartRows( cnOracleContext* context, const int shapeIndex[2], co
 // dynamic one by its predicted velocity plus the solve's change, a kinematic one by its own),
 // find the pairs that can touch there (the cache's pairs, and the broadphase asked again for the
 // shapes that left their fat boxes), collide them, and for each point whose separation is below
-// the target by more than `tolerance` append a frictionless normal row at the trial pose:
-//     separation + dt J (v - v_trial) >= target,   b = (separation - target) / dt - J_dyn delta,
-// with the target 0, or in an inertial world the pair's deepest penetration at the start of the
-// step (its push-out is the soft contact's). Rows of earlier calls are never touched.
+// zero by more than `tolerance` append a frictionless normal row at the trial pose:
+//     separation + dt J (v - v_trial) >= 0,   b = separation / dt - J_dyn delta,
+// with v the velocities of the pass (in an inertial world the position pass's: the solved
+// velocities, the pseudo-velocity its unknowns). Rows of earlier calls are never touched.
 static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, double tolerance,
                                  cnOracleResult* result )
 {
@@ -615,7 +629,6 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
     const cnContactSet* set = &world->contacts;
     cnSolverProblem* problem = &rows->problem;
     cnArena* arena = &world->arena;
-    bool inertial = world->def.dynamics == cn_dynamicsInertial;
 
     // the trial poses
     size_t bodyRows = (size_t)( bodies->count > 0 ? bodies->count : 1 );
@@ -746,21 +759,11 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
             continue;
         }
         bool* started = cnFindStarted( context, c, shapeIndex );
-        // what the pair may end at: touching, or in an inertial world as deep as it started
-        double target = 0.0;
-        if ( inertial && c >= 0 )
-        {
-            const cnManifold* start = &set->contacts[c].manifold;
-            for ( int p = 0; p < start->pointCount; ++p )
-            {
-                target = fmin( target, start->points[p].separation );
-            }
-        }
         for ( int p = 0; p < manifold.pointCount; ++p )
         {
             const cnManifoldPoint* mp = manifold.points + p;
-            result->maxOverlap = fmax( result->maxOverlap, target - mp->separation );
-            if ( mp->separation >= target - tolerance )
+            result->maxOverlap = fmax( result->maxOverlap, -mp->separation );
+            if ( mp->separation >= -tolerance )
             {
                 continue;
             }
@@ -780,9 +783,9 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
             }
             cnVec3 rA = cnSub( mp->point, center[bodyRow[0]] );
             cnVec3 rB = cnSub( mp->point, center[bodyRow[1]] );
-            // b = J_dyn v* + (separation - target) / dt from cnAddRow, then J_dyn (v* + delta) off
+            // b = J_dyn v + separation / dt from cnAddRow, then J_dyn (v + delta) off
             int i = cnAddRow( rows, world, solverRow[0], solverRow[1], rA, rB, mp->normal,
-                              ( mp->separation - target ) / timeStep );
+                              mp->separation / timeStep );
             const double* jacobians[2] = { problem->jacobianA + 6 * i, problem->jacobianB + 6 * i };
             for ( int side = 0; side < 2; ++side )
             {
@@ -954,14 +957,71 @@ static void cnCopyDoubles( double* to, const double* from, int count )
     }
 }
 
-cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch )
+// The oracle for the rows of one pass: which pairs have rows at the start pose (the cache's with
+// points; room for CN_ORACLE_NEW_PAIRS others), all from the step arena.
+static cnStatus cnMakeOracle( cnWorld* world, cnContactRows* rows, double timeStep, cnOracleContext* context,
+                              cnSolverOracle* hook )
+{
+    const cnContactSet* set = &world->contacts;
+    *context = ( cnOracleContext ){ world, rows, timeStep, NULL, NULL, 0, CN_ORACLE_NEW_PAIRS };
+    context->started =
+        cnArenaAlloc( &world->arena, (size_t)( set->count + CN_ORACLE_NEW_PAIRS ) * sizeof( bool ), 16 );
+    context->startedPairs = cnArenaAlloc( &world->arena, 2 * CN_ORACLE_NEW_PAIRS * sizeof( int ), 16 );
+    if ( context->started == NULL || context->startedPairs == NULL )
+    {
+        return cn_statusOutOfMemory;
+    }
+    for ( int c = 0; c < set->count; ++c )
+    {
+        context->started[c] = set->contacts[c].manifold.pointCount > 0;
+    }
+    *hook = ( cnSolverOracle ){ .context = context, .fcn = cnContactOracle };
+    return cn_statusOk;
+}
+
+// the step report's record of what the recursion did, and its warning when a pair still overlaps
+static void cnReportRecursion( cnWorld* world, const cnSolverStats* stats )
+{
+    cnStepReport* report = &world->report;
+    const cnSolverVTable* solver = world->solver;
+    report->contactRecursions += stats->levels;
+    report->recursionRows += stats->rowsAdded;
+    report->recursionRefused += stats->rowsRefused;
+    if ( stats->oracleCalls == 0 )
+    {
+        return;
+    }
+    report->recursionOverlap = stats->overlap;
+    double tolerance = world->def.contactOverlapTolerance;
+    int index = cnFindSolverParam( solver, "overlap_tolerance" );
+    if ( ( solver->caps & cn_solverUsesOracle ) != 0 && index >= 0 )
+    {
+        tolerance = world->solverParams[index];
+    }
+    if ( !( stats->overlap <= tolerance ) || stats->rowsRefused > 0 )
+    {
+        report->warnings |= cn_warnOverlapLeft;
+        cnLogWorld(
+            world, cn_logWarning, cn_statusNotConverged,
+            "step %lld: after %d recursion levels a pair still overlaps by %.3g m (tolerance %.3g m; %d "
+            "rows had no room, %d levels failed)",
+            (long long)world->stepIndex + 1, stats->levels, stats->overlap, tolerance, stats->rowsRefused,
+            stats->fallbacks );
+    }
+}
+
+// The velocity problem of the substep: assemble, solve (soft and relax passes, or one), grade, apply.
+// `withOracle`: the final pass runs the recursion (overdamped worlds: the poses it checks are where
+// these velocities take the bodies). `hard`: an inertial world's problem without the soft push, in
+// one pass (the position pass pushes out instead).
+static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratch* scratch, bool withOracle,
+                                   bool hard )
 {
     const cnBodyStore* bodies = &world->bodies;
     const cnContactSet* set = &world->contacts;
     cnStepReport* report = &world->report;
     cnArena* arena = &world->arena;
     const cnSolverVTable* solver = world->solver;
-    report->recursionOverlap = (double)NAN;
     bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
     bool friction = ( solver->caps & cn_solverFriction ) != 0;
     int warmIndex = cnFindSolverParam( solver, "warm_start" );
@@ -976,8 +1036,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     }
     // the oracle on the final pass: for a solver that calls it (relcp), or around the world's solver
     // when contactRecursions asks for the recursion; room for CN_ORACLE_LEVELS calls' worth of rows
-    int recursions = world->def.contactRecursions;
-    bool oracle = ( solver->caps & cn_solverUsesOracle ) != 0 || recursions > 0;
+    bool oracle = withOracle;
+    int recursions = oracle ? world->def.contactRecursions : 0;
     int extra = oracle ? CN_ORACLE_LEVELS * ( points + set->count + 16 ) : 0;
     cnContactRows rows;
     int bodyRows = bodies->count;
@@ -989,7 +1049,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     rows.problem.timeStep = timeStep;
     rows.problem.dynamics = world->def.dynamics;
     cnPrepareBodies( world, &rows );
-    if ( cnPrepareContacts( world, &rows, timeStep, scratch, friction, warmStart ) )
+    if ( cnPrepareContacts( world, &rows, timeStep, scratch, friction, warmStart, false ) )
     {
         report->warnings |= cn_warnFrictionDropped;
     }
@@ -1010,7 +1070,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     double* softB = NULL;
     double* softness = NULL;
     bool soft = false;
-    if ( overdamped == false )
+    if ( overdamped == false && hard == false )
     {
         // room for the rows an oracle appends (their softness is 0: they are hard)
         size_t capacity = (size_t)problem->rowCapacity;
@@ -1044,10 +1104,7 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
 
     cnSolverBudget budget = cnBudgetFromParams( solver, world->solverParams );
     bool direct = ( solver->caps & cn_solverDirect ) != 0;
-    // one pass when the recursion runs: its trial poses are where that pass's velocities take the
-    // bodies (after a soft and a relax pass the positions move with the soft pass's velocities, and
-    // rows found at the relaxed ones would not hold them)
-    bool singlePass = ( solver->caps & cn_solverSinglePass ) != 0 || recursions > 0;
+    bool singlePass = ( solver->caps & cn_solverSinglePass ) != 0;
     double* start = NULL; // what the final pass started from, for the problem callback
     if ( world->problemFcn != NULL )
     {
@@ -1060,23 +1117,11 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     }
 
     // the oracle, for the solvers that call it, on the final pass only
-    cnOracleContext oracleContext = { world, &rows, timeStep, NULL, NULL, 0, 0 };
+    cnOracleContext oracleContext;
     cnSolverOracle oracleHook = { 0 };
-    if ( oracle )
+    if ( oracle && cnMakeOracle( world, &rows, timeStep, &oracleContext, &oracleHook ) != cn_statusOk )
     {
-        oracleContext.startedCapacity = CN_ORACLE_NEW_PAIRS;
-        oracleContext.started =
-            cnArenaAlloc( arena, (size_t)( set->count + CN_ORACLE_NEW_PAIRS ) * sizeof( bool ), 16 );
-        oracleContext.startedPairs = cnArenaAlloc( arena, 2 * CN_ORACLE_NEW_PAIRS * sizeof( int ), 16 );
-        if ( oracleContext.started == NULL || oracleContext.startedPairs == NULL )
-        {
-            return cn_statusOutOfMemory;
-        }
-        for ( int c = 0; c < set->count; ++c )
-        {
-            oracleContext.started[c] = set->contacts[c].manifold.pointCount > 0;
-        }
-        oracleHook = ( cnSolverOracle ){ .context = &oracleContext, .fcn = cnContactOracle };
+        return cn_statusOutOfMemory;
     }
 
     // solve: the main pass (soft when something pushes), then relax from its impulses
@@ -1093,8 +1138,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             return cn_statusOutOfMemory;
         }
         cnCopyDoubles( softLambda, rows.lambda, problem->rowCount );
-        bool softUsable = cnSolvePass( world, &rows, prepared, false, softB, softness, &budget, 0, softLambda,
-                                       softDelta, &stats );
+        bool softUsable = cnSolvePass( world, &rows, prepared, false, true, softB, softness, &budget, 0,
+                                       softLambda, softDelta, &stats );
         report->solverIterations += stats.iterations;
         cnSolverBudget relax = budget;
         if ( softUsable )
@@ -1124,8 +1169,8 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
         problem->oracle = oracleHook;
-        usable = cnSolvePass( world, &rows, prepared, true, hardB, NULL, &relax, recursions, rows.lambda,
-                              delta, &stats );
+        usable = cnSolvePass( world, &rows, prepared, true, true, hardB, NULL, &relax, recursions,
+                              rows.lambda, delta, &stats );
         problem->oracle = ( cnSolverOracle ){ 0 };
         if ( softUsable )
         {
@@ -1143,36 +1188,14 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
         problem->oracle = oracleHook;
-        usable = cnSolvePass( world, &rows, prepared, true, soft ? softB : hardB, soft ? softness : NULL,
-                              &budget, recursions, rows.lambda, delta, &stats );
+        usable = cnSolvePass( world, &rows, prepared, true, true, soft ? softB : hardB,
+                              soft ? softness : NULL, &budget, recursions, rows.lambda, delta, &stats );
         problem->oracle = ( cnSolverOracle ){ 0 };
         report->solverIterations += stats.iterations;
     }
 
     cnReportSolve( report, &stats );
-    report->contactRecursions += stats.levels;
-    report->recursionRows += stats.rowsAdded;
-    report->recursionRefused += stats.rowsRefused;
-    if ( stats.oracleCalls > 0 )
-    {
-        report->recursionOverlap = stats.overlap;
-        double tolerance = world->def.contactOverlapTolerance;
-        int index = cnFindSolverParam( solver, "overlap_tolerance" );
-        if ( ( solver->caps & cn_solverUsesOracle ) != 0 && index >= 0 )
-        {
-            tolerance = world->solverParams[index];
-        }
-        if ( !( stats.overlap <= tolerance ) || stats.rowsRefused > 0 )
-        {
-            report->warnings |= cn_warnOverlapLeft;
-            cnLogWorld(
-                world, cn_logWarning, cn_statusNotConverged,
-                "step %lld: after %d recursion levels a pair still overlaps by %.3g m (tolerance %.3g m; "
-                "%d rows had no room, %d levels failed)",
-                (long long)world->stepIndex + 1, stats.levels, stats.overlap, tolerance, stats.rowsRefused,
-                stats.fallbacks );
-        }
-    }
+    cnReportRecursion( world, &stats );
     if ( world->problemFcn != NULL )
     {
         world->problemFcn( problem, start, rows.lambda, &stats, world->problemContext );
@@ -1212,4 +1235,91 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     cnStoreImpulses( world, &rows, rows.lambda );
     cnApplyVelocities( world, &rows, delta, singlePass ? NULL : softDelta, scratch );
     return cn_statusOk;
+}
+
+// The position pass of an inertial world with the recursion (a split impulse), on the step's last
+// substep: with the solved velocities v, the pseudo-velocity u that leaves every pair touching or
+// apart at the poses x + dt (v + u): a frictionless normal row per manifold point,
+// b = J v + separation / dt, from zero impulses, solved by the world's solver with the recursion
+// (the oracle's trial poses are the ones the step ends at). u moves the bodies on this substep only,
+// so the push-out adds no kinetic energy. When the pass gives nothing usable the bodies move with
+// their velocities alone (no push-out this step), and the step says so.
+static cnStatus cnCorrectPositions( cnWorld* world, double timeStep, cnStepScratch* scratch )
+{
+    const cnContactSet* set = &world->contacts;
+    cnArena* arena = &world->arena;
+    const cnSolverVTable* solver = world->solver;
+    int points = 0;
+    for ( int i = 0; i < set->count; ++i )
+    {
+        points += set->contacts[i].manifold.pointCount;
+    }
+    int capacity = points + CN_ORACLE_LEVELS * ( points + set->count + 16 );
+    int bodyRows = world->bodies.count;
+    cnContactRows rows;
+    double* delta = cnArenaAlloc( arena, 6 * (size_t)( bodyRows > 0 ? bodyRows : 1 ) * sizeof( double ), 16 );
+    if ( delta == NULL || cnAllocRows( arena, &rows, bodyRows, capacity, capacity ) == false )
+    {
+        return cn_statusOutOfMemory;
+    }
+    rows.problem.timeStep = timeStep;
+    rows.problem.dynamics = world->def.dynamics;
+    cnPrepareBodies( world, &rows );
+    if ( rows.bodyCount == 0 )
+    {
+        return cn_statusOk;
+    }
+    cnPrepareContacts( world, &rows, timeStep, scratch, false, false, true );
+    cnOracleContext oracleContext;
+    cnSolverOracle oracleHook;
+    if ( cnMakeOracle( world, &rows, timeStep, &oracleContext, &oracleHook ) != cn_statusOk )
+    {
+        return cn_statusOutOfMemory;
+    }
+    cnPrepared* prepared = cnLayerPrepare( &rows.problem, arena, NULL );
+    cnSolverBudget budget = cnBudgetFromParams( solver, world->solverParams );
+    cnSolverStats stats;
+    rows.problem.oracle = oracleHook;
+    bool usable = cnSolvePass( world, &rows, prepared, false, false, rows.problem.b, NULL, &budget,
+                               world->def.contactRecursions, rows.lambda, delta, &stats );
+    rows.problem.oracle = ( cnSolverOracle ){ 0 };
+    world->report.positionIterations += stats.iterations;
+    cnReportRecursion( world, &stats );
+    if ( usable == false )
+    {
+        world->report.warnings |=
+            stats.status == cn_solveDiverged ? cn_warnSolverDiverged : cn_warnSolverFailed;
+        cnLogWorld( world, cn_logWarning, cn_statusNotConverged,
+                    "step %lld: solver '%s' ended '%s'%s%s on the position pass; no push-out this step",
+                    (long long)world->stepIndex + 1, solver->name, cnSolveStatusName( stats.status ),
+                    stats.reason != NULL ? ": " : "", stats.reason != NULL ? stats.reason : "" );
+        return cn_statusOk;
+    }
+    for ( int k = 0; k < rows.bodyCount; ++k )
+    {
+        int row = rows.rowOf[k];
+        const double* u = delta + 6 * k;
+        scratch->pseudoLinear[row] = cnMakeVec3( u[0], u[1], u[2] );
+        scratch->pseudoAngular[row] = cnMakeVec3( u[3], u[4], u[5] );
+    }
+    return cn_statusOk;
+}
+
+cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch )
+{
+    world->report.recursionOverlap = (double)NAN;
+    // the recursion: a solver that calls the oracle (relcp), or the world's around its solver
+    bool recursion = ( world->solver->caps & cn_solverUsesOracle ) != 0 || world->def.contactRecursions > 0;
+    if ( world->def.dynamics == cn_dynamicsOverdamped || recursion == false )
+    {
+        return cnSolveVelocities( world, timeStep, scratch, recursion, false );
+    }
+    // inertial, with the recursion: hard velocities every substep, and on the step's last substep
+    // the positions, with the recursion (a split impulse)
+    cnStatus status = cnSolveVelocities( world, timeStep, scratch, false, true );
+    if ( status != cn_statusOk || scratch->finalSubstep == false )
+    {
+        return status;
+    }
+    return cnCorrectPositions( world, timeStep, scratch );
 }

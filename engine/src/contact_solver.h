@@ -23,6 +23,10 @@
 // relaxed ones, so position correction adds no kinetic energy; there is no slop, so no dead zone
 // in which a tilt survives. A solver that declares cn_solverSinglePass solves the soft problem
 // once and keeps its velocities.
+// With the ReLCP recursion (a solver that calls the oracle, or cnWorldDef.contactRecursions) an
+// inertial world solves the hard problem in one pass instead, and on the step's last substep a
+// position pass: pseudo-velocities that end every pair touching at the poses the step ends at,
+// with the recursion (a split impulse; docs/relcp.md).
 // Overdamped worlds have no momentum to protect: one pass, b = J v* + separation / dt for every
 // point, so the bodies end the step just touching (the ReLCP paper's constraint), then the
 // contact recursion levels (cnWorldDef.contactRecursions).
@@ -34,8 +38,9 @@ typedef struct cnStepScratch cnStepScratch;
 
 // Assemble, solve and apply. On return the bodies' velocities hold the solved values (or, for the
 // bodies of a solve that failed or diverged, the velocities they had before this substep),
-// scratch->pseudoLinear/pseudoAngular the soft pass's push, and the step report the solver's
-// numbers and warnings. cn_statusOutOfMemory is the only failure.
+// scratch->pseudoLinear/pseudoAngular the soft pass's push or the position pass's correction (on
+// scratch->finalSubstep), and the step report the solver's numbers and warnings.
+// cn_statusOutOfMemory is the only failure.
 cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch );
 
 // Solver management (world.c calls these; world_solver.c).

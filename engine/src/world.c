@@ -687,13 +687,14 @@ void cnGuardVelocities( cnWorld* world )
 
 // one pass of the pipeline by h: predict velocities, collide, solve, integrate positions.
 // On failure the velocities of this substep are put back and the status returned.
-static cnStatus cnSubstep( cnWorld* world, double h, cnStepReport* report )
+static cnStatus cnSubstep( cnWorld* world, double h, bool final, cnStepReport* report )
 {
     uint64_t ticks;
     // 2 predict velocities
     ticks = cnGetTicks();
     cnStepScratch scratch;
     memset( &scratch, 0, sizeof( scratch ) );
+    scratch.finalSubstep = final;
     bool ok = cnPredictVelocities( world, h, &scratch );
     cnGuardVelocities( world );
     report->predictMs += cnGetMilliseconds( ticks );
@@ -816,7 +817,7 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     double h = timeStep / (double)substeps;
     for ( int sub = 0; sub < substeps; ++sub )
     {
-        cnStatus status = cnSubstep( world, h, report );
+        cnStatus status = cnSubstep( world, h, sub == substeps - 1, report );
         if ( status != cn_statusOk )
         {
             world->locked = false;

@@ -236,6 +236,7 @@ typedef struct cnStepScratch
     cnVec3* savedAngular;
     cnVec3* pseudoLinear;  // (count) position-only velocities of the split-impulse pass
     cnVec3* pseudoAngular; // (count)
+    bool finalSubstep;     // the step's last substep: an inertial world's recursion runs on it
 } cnStepScratch;
 
 // Gravity, then each dynamic body's constant force and torque, into the force arrays.

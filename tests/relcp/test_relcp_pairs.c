@@ -9,7 +9,9 @@
 //     tolerance, with more than one level;
 //   - at a small time step relcp adds no level and gives the single-constraint LCP's answer, bit for
 //     bit (the paper's limit, digest 9.5);
-//   - an inertial world: relcp keeps a falling ellipsoid out of the ground.
+//   - inertial worlds (a split impulse): two overlapping ellipsoids at rest are pushed apart to
+//     touching in one step with no velocity and their centre of mass fixed; an ellipsoid dropped
+//     on the ground rests at its closed-form height, to the tolerance, and never ends a step in it.
 #include "narrow_phase.h"
 #include "relcp_suites.h"
 #include "test_support.h"
@@ -413,6 +415,113 @@ START_TEST( glancing_pair_converges_under_refinement )
 }
 END_TEST
 
+// Two ellipsoids (semi-axes 1, 1, 2, upright) side by side 5 mm into each other, at rest, no gravity,
+// in an inertial world with `recursions` levels of the world's recursion (PGS inside), or with relcp
+// when `solver` says so. One step: how far they end apart (true separation), their kinetic energy, and
+// how far their centre of mass moved.
+static void cntPushApart( const char* solver, int recursions, double* separation, double* kinetic,
+                          double* drift )
+{
+    cnWorldDef def = cnDefaultWorldDef();
+    def.gravity = cn_vec3Zero;
+    def.contactRecursions = recursions;
+    cnWorldId world = cnCreateWorld( &def );
+    ck_assert_int_eq( cnWorld_SetSolver( world, solver ), cn_statusOk );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    cnEllipsoid ellipsoid = { { 1.0, 1.0, 2.0 } };
+    cnBodyId bodies[2];
+    for ( int k = 0; k < 2; ++k )
+    {
+        cnBodyDef bodyDef = cnDefaultBodyDef();
+        bodyDef.position = cnMakeVec3( k == 0 ? 0.0 : 1.995, 0.0, 0.0 );
+        bodies[k] = cnCreateBody( world, &bodyDef );
+        ck_assert( CN_IS_NON_NULL( cnCreateEllipsoidShape( bodies[k], &shapeDef, &ellipsoid ) ) );
+    }
+    ck_assert_int_eq( cnWorld_Step( world, 1.0 / 60.0 ), cn_statusOk );
+    *separation = cntSmallestSeparation( world );
+    *kinetic = cnBody_GetKineticEnergy( bodies[0] ) + cnBody_GetKineticEnergy( bodies[1] );
+    cnVec3 mid =
+        cnScale( 0.5, cnAdd( cnBody_GetWorldCenter( bodies[0] ), cnBody_GetWorldCenter( bodies[1] ) ) );
+    *drift = cnLength( cnSub( mid, cnMakeVec3( 0.5 * 1.995, 0.0, 0.0 ) ) );
+    cnDestroyWorld( world );
+}
+
+// In an inertial world the recursion corrects positions with pseudo-velocities that the bodies do
+// not keep: the push-out ends the pair touching in one step and adds no kinetic energy, and equal and
+// opposite pushes leave the centre of mass where it was. The soft contact alone (no recursion)
+// pushes out over several steps.
+START_TEST( inertial_push_out_adds_no_energy )
+{
+    double soft[3], world[3], relcp[3];
+    cntPushApart( "pgs", 0, soft + 0, soft + 1, soft + 2 );
+    cntPushApart( "pgs", 8, world + 0, world + 1, world + 2 );
+    cntPushApart( "relcp", 0, relcp + 0, relcp + 1, relcp + 2 );
+    printf( "overlapping ellipsoids, one step: soft contact separation %.3g m, KE %.3g J; recursion "
+            "%.3g m, KE %.3g J, centre moved %.3g m; relcp %.3g m, KE %.3g J, centre moved %.3g m\n",
+            soft[0], soft[1], world[0], world[1], world[2], relcp[0], relcp[1], relcp[2] );
+    fflush( stdout );
+    ck_assert_msg( soft[0] < -1e-3, "the soft contact alone ends %.3g m apart: the test shows nothing",
+                   soft[0] );
+    double* runs[2] = { world, relcp };
+    for ( int k = 0; k < 2; ++k )
+    {
+        ck_assert_msg( runs[k][0] >= -1e-5 && runs[k][0] <= 1e-6, "run %d ends %.3g m apart", k, runs[k][0] );
+        ck_assert_msg( runs[k][1] == 0.0, "run %d: kinetic energy %.3g J", k, runs[k][1] );
+        ck_assert_msg( runs[k][2] < 1e-12, "run %d: centre of mass moved %.3g m", k, runs[k][2] );
+    }
+}
+END_TEST
+
+// An upright ellipsoid (semi-axes 0.5, 0.5, 1) dropped from 0.5 m onto the ground under gravity, in an
+// inertial world with the world's recursion: no step ends with it in the ground by more than the
+// tolerance, and it comes to rest at its closed-form height (centre at z = 1, the c semi-axis), to
+// 1e-6 m. The soft contact alone lets the landing sink it millimetres in, and rests it lower by the
+// depth its spring needs to carry the weight (5e-5 m here).
+static void cntDrop( int recursions, double* deepest, double* height, double* kinetic )
+{
+    cnWorldDef def = cnDefaultWorldDef();
+    def.contactRecursions = recursions;
+    cnWorldId world = cnCreateWorld( &def );
+    cnBodyDef groundDef = cnDefaultBodyDef();
+    groundDef.type = cn_staticBody;
+    cnBodyId ground = cnCreateBody( world, &groundDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    cnPlane plane = { { 0.0, 0.0, 1.0 }, 0.0 };
+    ck_assert( CN_IS_NON_NULL( cnCreatePlaneShape( ground, &shapeDef, &plane ) ) );
+    cnBodyDef bodyDef = cnDefaultBodyDef();
+    bodyDef.position = cnMakeVec3( 0.0, 0.0, 1.5 );
+    cnBodyId body = cnCreateBody( world, &bodyDef );
+    cnEllipsoid ellipsoid = { { 0.5, 0.5, 1.0 } };
+    ck_assert( CN_IS_NON_NULL( cnCreateEllipsoidShape( body, &shapeDef, &ellipsoid ) ) );
+    *deepest = HUGE_VAL;
+    for ( int step = 0; step < 300; ++step )
+    {
+        ck_assert_int_eq( cnWorld_Step( world, 1.0 / 60.0 ), cn_statusOk );
+        *deepest = fmin( *deepest, cntSmallestSeparation( world ) );
+    }
+    *height = cnBody_GetWorldCenter( body ).z;
+    *kinetic = cnBody_GetKineticEnergy( body );
+    cnDestroyWorld( world );
+}
+
+START_TEST( inertial_drop_rests_at_its_height )
+{
+    double soft[3], recursion[3];
+    cntDrop( 0, soft + 0, soft + 1, soft + 2 );
+    cntDrop( 8, recursion + 0, recursion + 1, recursion + 2 );
+    printf( "ellipsoid dropped on the ground, 300 steps: soft contact deepest %.3g m, rests at %.6f m; "
+            "recursion deepest %.3g m, rests at %.9f m (closed form 1), KE %.3g J\n",
+            -soft[0], soft[1], -recursion[0], recursion[1], recursion[2] );
+    fflush( stdout );
+    ck_assert_msg( soft[0] < -1e-3 && soft[1] < 1.0 - 1e-5,
+                   "the soft contact sinks %.3g m and rests at %.6f m: the test shows nothing", -soft[0],
+                   soft[1] );
+    ck_assert_msg( recursion[0] >= -1e-5, "a step ends %.3g m in the ground", -recursion[0] );
+    ck_assert_msg( fabs( recursion[1] - 1.0 ) <= 1e-6, "rests at %.9f m", recursion[1] );
+    ck_assert_msg( recursion[2] < 1e-12, "still moving: %.3g J", recursion[2] );
+}
+END_TEST
+
 Suite* cntRelcpPairSuite( void )
 {
     Suite* suite = suite_create( "relcp_pairs" );
@@ -422,6 +531,8 @@ Suite* cntRelcpPairSuite( void )
     tcase_add_test( tc, capsule_star_jitters_without_the_recursion );
     tcase_add_test( tc, small_steps_add_no_level );
     tcase_add_test( tc, glancing_pair_converges_under_refinement );
+    tcase_add_test( tc, inertial_push_out_adds_no_energy );
+    tcase_add_test( tc, inertial_drop_rests_at_its_height );
     suite_add_tcase( suite, tc );
     return suite;
 }

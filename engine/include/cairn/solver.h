@@ -109,8 +109,7 @@ typedef struct cnOracleResult
     int rowsAdded;   ///< rows appended at the end of the problem
     int groupsAdded; ///< their groups
     int rowsRefused; ///< overlaps found that had no room (rowCapacity or groupCapacity)
-    /// Deepest overlap found at the trial poses, m (0 when none): beyond touching, or in an
-    /// inertial world beyond the depth the pair started the step at.
+    /// Deepest overlap found at the trial poses, m (0 when none).
     double maxOverlap;
 } cnOracleResult;
 
@@ -121,14 +120,14 @@ typedef struct cnOracleResult
 /// normal row (a cn_groupNormal group) for every point overlapping by more than
 /// `overlapTolerance`, in a deterministic order (pair order, then point order), with Jacobians at
 /// the trial pose and b = separation / dt - J deltaVelocity: the row asks that the pair's gap,
-/// linearised at the trial pose, be non-negative at the end of the step (ReLCP digest 3.5). In
-/// inertial worlds a pair that started the step penetrating is asked not to end it deeper than it
-/// started (its push-out is the soft contact's). The oracle never changes an existing row, and
+/// linearised at the trial pose, be non-negative at the end of the step (ReLCP digest 3.5). The
+/// oracle never changes an existing row, and
 /// never appends past rowCapacity or groupCapacity (what does not fit is counted in
 /// `rowsRefused`, not added). After each call the solver re-reads rowCount and groupCount (the
-/// array pointers stay the same). The world sets it on the final pass of a step for solvers with
-/// cn_solverUsesOracle and when cnWorldDef.contactRecursions asks for the recursion. Problems from
-/// files have none (fcn NULL).
+/// array pointers stay the same). The world sets it for solvers with cn_solverUsesOracle and when
+/// cnWorldDef.contactRecursions asks for the recursion: on the final pass of each substep of an
+/// overdamped world, on the position pass of an inertial one (its unknowns pseudo-impulses, its
+/// velocities the solved ones; docs/relcp.md). Problems from files have none (fcn NULL).
 typedef struct cnSolverOracle
 {
     void* context;

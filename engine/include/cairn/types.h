@@ -102,10 +102,10 @@ typedef struct cnWorldDef
     /// contactOverlapTolerance, up to this many times (the ReLCP paper's recursion, section 3.8;
     /// the same driver as the relcp solver, with the world's solver inside). It holds contacts
     /// that one point per region cannot, such as linked rings pulled taut. 0 to 64; default 0
-    /// (off). With it on, an inertial world solves its contacts in one pass (the compliant problem,
-    /// as a cn_solverSinglePass solver does), so that the poses the recursion checks are the ones
-    /// the step ends at; there the recursion stops a step from sinking a pair deeper than it
-    /// started, and the soft contact pushes it out (docs/relcp.md).
+    /// (off). With it on (or with a solver that calls the oracle), an inertial world solves its
+    /// velocities hard (no soft push, no relax pass) and runs the recursion on a position pass on
+    /// the step's last substep: pseudo-velocities, forgotten after the move, that end every pair
+    /// touching, so the push-out adds no kinetic energy (a split impulse; docs/relcp.md).
     int contactRecursions;
     /// Overlap, m, above which the contact recursion adds a constraint at the trial pose. > 0;
     /// default 1e-5 (the ReLCP paper's tolerance).
@@ -361,8 +361,12 @@ typedef struct cnStepReport
     /// and of the relax pass, summed over the substeps.
     int solverIterations;
     int relaxIterations;
-    /// Solves the step ran: main, relax and recursion passes over its substeps.
+    /// Solves the step ran: main, relax and recursion passes over its substeps (the position pass
+    /// not included: it keeps no residual history).
     int solverPasses;
+    /// Iterations, in the solver's own unit, of the position pass of an inertial world with the
+    /// recursion (docs/relcp.md), every level included; 0 without it.
+    int positionIterations;
     /// The grading merit of the solver's model (cnSolverStats.residual) and the solver's own
     /// stopping measure, of the step's last solve (docs/solvers.md).
     double solverResidual;
@@ -377,7 +381,8 @@ typedef struct cnStepReport
     /// The ReLCP recursion (the relcp solver, or cnWorldDef.contactRecursions) summed over the
     /// step's substeps: levels that added rows, the rows added, the rows that had no room; and the
     /// deepest true overlap at the trial poses of the last solve's answer, m (NaN when no solve
-    /// asked the oracle). Warning overlap_left when that is above the tolerance.
+    /// asked the oracle). Warning overlap_left when that is above the tolerance. In an inertial
+    /// world the recursion runs in the position pass (docs/relcp.md).
     int contactRecursions;
     int recursionRows;
     int recursionRefused;
