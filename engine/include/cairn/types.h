@@ -97,15 +97,15 @@ typedef struct cnWorldDef
     /// Fastest a body may move, m/s: a faster body is slowed to it and the step says so
     /// (speed_clamped). > 0; default 400 (6.7 m per 60 Hz step).
     double maxLinearSpeed;
-    /// Overdamped worlds: after each contact solve, move the bodies to where the solve takes
-    /// them, collide there, and add a constraint for every point still overlapping by more than
-    /// contactOverlapTolerance, up to this many times (the ReLCP paper's recursion, section 3.8;
-    /// the same driver as the relcp solver, with the world's solver inside). It holds contacts
-    /// that one point per region cannot, such as linked rings pulled taut. 0 to 64; default 0
-    /// (off). With it on (or with a solver that calls the oracle), an inertial world solves its
-    /// velocities hard (no soft push, no relax pass) and runs the recursion on a position pass on
-    /// the step's last substep: pseudo-velocities, forgotten after the move, that end every pair
-    /// touching, so the push-out adds no kinetic energy (a split impulse; docs/relcp.md).
+    /// After the contact solve (in an overdamped world, each substep's), move the bodies to where
+    /// the solve takes them, collide there, and add a constraint for every point still overlapping by more
+    /// than contactOverlapTolerance, up to this many times (the ReLCP paper's recursion, section 3.8; the
+    /// same driver as the relcp solver, with the world's solver inside). It holds contacts that one point per
+    /// region cannot, such as linked rings pulled taut. 0 to 64; default 0 (off). With it on (or with a
+    /// solver that calls the oracle), an inertial world solves its velocities hard (no soft push, no relax
+    /// pass) and runs the recursion on a position pass on the step's last substep: pseudo-velocities,
+    /// forgotten after the move, that end every pair touching, so the push-out adds no kinetic energy (a
+    /// split impulse; docs/relcp.md).
     int contactRecursions;
     /// Overlap, m, above which the contact recursion adds a constraint at the trial pose. > 0;
     /// default 1e-5 (the ReLCP paper's tolerance).
