@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The world's oracle (cairn/solver.h, cnSolverOracle), as a solver that calls it sees it. No
-// registered solver calls it yet (ReLCP will), so the test puts its own solver into a world: it
-// asks the oracle where the bodies go without any impulse, gets rows for the overlaps there, solves
-// old and new rows with pgs, and the world applies the result. Checked: what the oracle appends
-// (rows, groups, the deepest overlap against the falling box's closed form), that it refuses rows
-// past the problem's capacity and counts them, and that the layer and the world carry the grown
-// problem through (graded, applied: the box stops on the ground).
+// The world's oracle (cairn/solver.h, cnSolverOracle), as a solver that calls it sees it (relcp
+// does, through solvers/recursion.c; here the test puts its own solver into a world, so that each
+// call can be watched): it asks the oracle where the bodies go without any impulse, gets rows for the
+// overlaps there, solves old and new rows with pgs, and the world applies the result. Checked: what the
+// oracle appends (rows, groups, the deepest overlap against the falling box's closed form), that it refuses
+// rows past the problem's capacity and counts them, and that the layer and the world carry the grown problem
+// through (graded, applied: the box stops on the ground).
 #include "sim_suites.h"
 #include "solver_kit.h"
 #include "test_support.h"
