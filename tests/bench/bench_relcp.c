@@ -22,6 +22,7 @@
 // or a measured value is not finite.
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_common.h"
 #include "bench_plot.h"
 #include "systems.h"
 
@@ -29,15 +30,11 @@
 #include "cairn/scene.h"
 #include "cairn/solver.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 #ifndef CN_ASSETS_DIR
 #    define CN_ASSETS_DIR "assets"
@@ -58,156 +55,8 @@
 // floor of the log plots: smaller overlaps (and no overlap at all) are drawn here
 #define PLOT_FLOOR 1.0e-8
 
-static int s_failures;
-
 // ---------------------------------------------------------------------------------------------
-// small utilities
-
-static double CpuSeconds( void )
-{
-    struct timespec ts;
-    clock_gettime( CLOCK_PROCESS_CPUTIME_ID, &ts );
-    return (double)ts.tv_sec + 1.0e-9 * (double)ts.tv_nsec;
-}
-
-static void Fail( const char* format, ... )
-{
-    va_list args;
-    va_start( args, format );
-    fputs( "cairn_bench_relcp: ", stderr );
-    vfprintf( stderr, format, args );
-    fputc( '\n', stderr );
-    va_end( args );
-    s_failures += 1;
-}
-
-static void* Calloc( size_t count, size_t size )
-{
-    void* p = calloc( count > 0 ? count : 1, size );
-    if ( p == NULL )
-    {
-        fputs( "cairn_bench_relcp: out of memory\n", stderr );
-        exit( 1 );
-    }
-    return p;
-}
-
-// creates a directory if it is missing (one level)
-static void EnsureDir( const char* dir )
-{
-    if ( mkdir( dir, 0777 ) != 0 && errno != EEXIST )
-    {
-        Fail( "cannot create %s", dir );
-    }
-}
-
-// The markdown output: every line goes to stdout and to the results file.
-typedef struct Report
-{
-    FILE* file;
-} Report;
-
-static void Say( Report* report, const char* format, ... )
-{
-    va_list args;
-    va_start( args, format );
-    va_list copy;
-    va_copy( copy, args );
-    vfprintf( stdout, format, args );
-    if ( report->file != NULL )
-    {
-        vfprintf( report->file, format, copy );
-    }
-    va_end( copy );
-    va_end( args );
-}
-
-static bool OpenReport( Report* report, const char* dir, const char* name )
-{
-    char path[1024];
-    EnsureDir( dir );
-    snprintf( path, sizeof( path ), "%s/relcp_%s.md", dir, name );
-    report->file = fopen( path, "w" );
-    if ( report->file == NULL )
-    {
-        Fail( "cannot write %s", path );
-        return false;
-    }
-    fprintf( stderr, "writing %s\n", path );
-    return true;
-}
-
-static void CloseReport( Report* report )
-{
-    if ( report->file != NULL )
-    {
-        fclose( report->file );
-        report->file = NULL;
-    }
-}
-
-static void WritePlot( const cnPlot* const* panels, int count, const char* dir, const char* name )
-{
-    char path[1024];
-    EnsureDir( dir );
-    snprintf( path, sizeof( path ), "%s/relcp_%s.svg", dir, name );
-    if ( cnPlot_WriteSvgPanels( panels, count, path ) == false )
-    {
-        Fail( "cannot write %s", path );
-    }
-    else
-    {
-        fprintf( stderr, "writing %s\n", path );
-    }
-}
-
-// The worlds' log: the first few lines of each run go to stderr, the rest are counted.
-typedef struct LogCounter
-{
-    int lines;
-    int printed;
-} LogCounter;
-
-static void BenchLog( cnLogLevel level, int status, const char* message, void* context )
-{
-    (void)level;
-    (void)status;
-    LogCounter* counter = context;
-    counter->lines += 1;
-    if ( counter->printed < 3 )
-    {
-        counter->printed += 1;
-        fprintf( stderr, "  [engine] %s\n", message );
-    }
-}
-
-// Loads a scene with overrides, with the demo systems' handlers (extensile_field); null on failure.
-static cnWorldId LoadScene( const char* path, const char* const* overrides, int overrideCount,
-                            LogCounter* log )
-{
-    cnSceneSystem handlers[CX_SCENE_SYSTEM_COUNT];
-    cnSceneOptions options = cnDefaultSceneOptions();
-    options.overrides = overrides;
-    options.overrideCount = overrideCount;
-    options.systems = handlers;
-    options.systemCount = cxGetSceneSystems( NULL, handlers, CX_SCENE_SYSTEM_COUNT );
-    options.worldDef.logFcn = BenchLog;
-    options.worldDef.logContext = log;
-    cnScene scene;
-    cnSceneError error;
-    if ( cnLoadSceneFile( path, &options, &scene, &error ) != cn_statusOk )
-    {
-        Fail( "cannot load %s: %s", path, error.text );
-        return cn_nullWorldId;
-    }
-    return scene.worldId;
-}
-
-static const char* FileName( const char* path )
-{
-    const char* slash = strrchr( path, '/' );
-    return slash != NULL ? slash + 1 : path;
-}
+// small utilities (the rest are bench_common.c's)
 
 static int CompareDoubles( const void* a, const void* b )
 {
@@ -563,7 +412,7 @@ static bool RunEllipsoids( const EllipsoidOptions* options, EllipsoidRun* run )
     snprintf( msText, sizeof( msText ), "world.multisphere=%d", run->multisphere );
     const char* overrides[2] = { dtText, msText };
     LogCounter log = { 0 };
-    cnWorldId world = LoadScene( options->scene, overrides, 2, &log );
+    cnWorldId world = LoadScene( options->scene, NULL, 0, overrides, 2, &log, NULL );
     if ( CN_IS_NULL( world ) )
     {
         return false;
@@ -775,7 +624,7 @@ static int TwoEllipsoids( const EllipsoidOptions* options, const char* outDir, c
          "contact starts at t = %.2f s here instead of t = 100 s: **add 99 s to compare times with the "
          "paper's figure**. The run ends at t = %g s. Trajectory: the upper body's centre x, y and the angle "
          "of its major axis in the x-y plane (unwrapped), sampled every %g s (%d common output times).\n\n",
-         FileName( options->scene ), ref.contactStart, options->tEnd, options->outputDt, ref.samples );
+         BaseName( options->scene ), ref.contactStart, options->tEnd, options->outputDt, ref.samples );
     Say( &report,
          "Reference: relcp (BBPGD inside, its defaults: tolerance 1e-6, overlap tolerance 1e-5 m, 50 levels) "
          "at dt = %g s (the paper: 1e-5 s). Contact points (within the engine's 0.02 m speculative margin) "
@@ -889,7 +738,7 @@ static int TwoEllipsoids( const EllipsoidOptions* options, const char* outDir, c
     }
     free( runs );
     FreeEllipsoidRun( &ref );
-    return s_failures > 0 ? 1 : 0;
+    return BenchFailures() > 0 ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1038,7 +887,7 @@ static void ChainStepAll( ChainRun* runs, int runCount, int step, double dt, int
 static bool ChainLoad( ChainRun* run, const char* scene, const char* const* overrides, int count, int steps )
 {
     ChainAlloc( run, steps );
-    run->world = LoadScene( scene, overrides, count, &run->log );
+    run->world = LoadScene( scene, NULL, 0, overrides, count, &run->log, NULL );
     if ( CN_IS_NULL( run->world ) )
     {
         run->failed = true;
@@ -1228,7 +1077,7 @@ static int Chainmail( const ChainOptions* options, const char* outDir, const cha
         "overlap is found by a brute-force scan of the core circles (%d samples of one circle, every local "
         "minimum refined by golden section, all pairs with centres within R_a + R_b + r_a + r_b = 2.2 m; "
         "the overlap is 2r minus the circles' distance), independent of the engine's narrowphase.\n\n",
-        n, FileName( options->scene ), count > 0 ? " with " : "", count > 0 ? "overrides" : "",
+        n, BaseName( options->scene ), count > 0 ? " with " : "", count > 0 ? "overrides" : "",
         runs[0].rings.count, runs[0].rings.count > 0 ? runs[0].rings.rings[0].torus.majorRadius : 0.0,
         runs[0].rings.count > 0 ? runs[0].rings.rings[0].torus.minorRadius : 0.0, dt, RING_SCAN_SAMPLES );
     for ( int i = 0; i < count; ++i )
@@ -1386,7 +1235,7 @@ static int Chainmail( const ChainOptions* options, const char* outDir, const cha
     {
         ChainFree( &runs[m] );
     }
-    return s_failures > 0 ? 1 : 0;
+    return BenchFailures() > 0 ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1491,7 +1340,7 @@ static int InertialChainmail( const char* const* scenes, int sceneCount, int ste
             Say( &report,
                  "| %s | %s | %g | %.2f | %.2f | %.3g | %d | %d | %.3g | %.2f | %d | %d | %d | %.4g | %.4g | "
                  "%s |\n",
-                 FileName( scenes[s] ), run->label, run->innerIterations, cost, cost / baseCost, worst, at,
+                 BaseName( scenes[s] ), run->label, run->innerIterations, cost, cost / baseCost, worst, at,
                  CountAbove( run->trueOverlap, 1, steps, 1.0e-4 ), Median( run->trueOverlap, 1, steps + 1 ),
                  MeanOf( run->levels, 1, steps ), run->frictionDropped, run->overlapLeft, run->otherWarnings,
                  ke, run->kinetic[steps], goal ? "yes" : "no" );
@@ -1500,7 +1349,7 @@ static int InertialChainmail( const char* const* scenes, int sceneCount, int ste
         {
             char title[160];
             snprintf( title, sizeof( title ), "%s: deepest true ring-ring overlap (below 1e-8 drawn at 1e-8)",
-                      FileName( scenes[s] ) );
+                      BaseName( scenes[s] ) );
             cnPlot* plot = cnPlot_Create( title, "t (s)", "max overlap (m)", true );
             double* t = Calloc( (size_t)steps + 1, sizeof( double ) );
             for ( int i = 0; i <= steps; ++i )
@@ -1535,7 +1384,7 @@ static int InertialChainmail( const char* const* scenes, int sceneCount, int ste
     {
         cnPlot_Destroy( plots[i] );
     }
-    return s_failures > 0 ? 1 : 0;
+    return BenchFailures() > 0 ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1553,6 +1402,7 @@ static void Usage( void )
 
 int main( int argc, char** argv )
 {
+    BenchSetup( "cairn_bench_relcp", 3, NULL );
     if ( argc < 2 )
     {
         Usage();

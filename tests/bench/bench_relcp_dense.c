@@ -32,6 +32,7 @@
 // bad command line.
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_common.h"
 #include "bench_plot.h"
 #include "systems.h"
 
@@ -39,7 +40,6 @@
 #include "cairn/scene.h"
 #include "cairn/solver.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -47,8 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 
 #ifndef CN_ASSETS_DIR
 #    define CN_ASSETS_DIR "assets"
@@ -80,122 +78,13 @@ _Static_assert( cn_warnOverlapLeft == 1u << OVERLAP_LEFT_BIT, "overlap_left move
 #define DENSE_TOLERANCE  1.0e-6
 #define DENSE_LEVELS     50
 
-static int s_failures;
-
 // ---------------------------------------------------------------------------------------------
-// small utilities
+// small utilities (the rest are bench_common.c's)
 
-static double CpuSeconds( void )
-{
-    struct timespec ts;
-    clock_gettime( CLOCK_PROCESS_CPUTIME_ID, &ts );
-    return (double)ts.tv_sec + 1.0e-9 * (double)ts.tv_nsec;
-}
-
-static void Fail( const char* format, ... )
-{
-    va_list args;
-    va_start( args, format );
-    fputs( "cairn_bench_relcp_dense: ", stderr );
-    vfprintf( stderr, format, args );
-    fputc( '\n', stderr );
-    va_end( args );
-    s_failures += 1;
-}
-
-static void* Calloc( size_t count, size_t size )
-{
-    void* p = calloc( count > 0 ? count : 1, size );
-    if ( p == NULL )
-    {
-        fputs( "cairn_bench_relcp_dense: out of memory\n", stderr );
-        exit( 1 );
-    }
-    return p;
-}
-
-static void* Realloc( void* p, size_t bytes )
-{
-    void* q = realloc( p, bytes > 0 ? bytes : 1 );
-    if ( q == NULL )
-    {
-        fputs( "cairn_bench_relcp_dense: out of memory\n", stderr );
-        exit( 1 );
-    }
-    return q;
-}
-
-// makes a directory when it is missing (one level only)
-static void MakeDir( const char* dir )
-{
-    if ( mkdir( dir, 0777 ) != 0 && errno != EEXIST )
-    {
-        Fail( "cannot create the directory %s", dir );
-    }
-}
-
-// The markdown output: each line goes to stdout and into the results file.
-typedef struct Markdown
-{
-    FILE* file;
-} Markdown;
-
-static void Out( Markdown* md, const char* format, ... )
-{
-    if ( format == NULL )
-    {
-        return; // never: every caller passes a literal (this keeps gcc -O1 -fsanitize=undefined quiet)
-    }
-    va_list args;
-    va_start( args, format );
-    va_list again;
-    va_copy( again, args );
-    vfprintf( stdout, format, args );
-    if ( md->file != NULL )
-    {
-        vfprintf( md->file, format, again );
-    }
-    va_end( again );
-    va_end( args );
-    fflush( stdout );
-}
-
-static void OpenMarkdown( Markdown* md, const char* dir, const char* name )
-{
-    char path[1024];
-    MakeDir( dir );
-    snprintf( path, sizeof( path ), "%s/relcp_%s.md", dir, name );
-    md->file = fopen( path, "w" );
-    if ( md->file == NULL )
-    {
-        Fail( "cannot write %s", path );
-        return;
-    }
-    fprintf( stderr, "writing %s\n", path );
-}
-
-static void CloseMarkdown( Markdown* md )
-{
-    if ( md->file != NULL )
-    {
-        fclose( md->file );
-        md->file = NULL;
-    }
-}
-
+// the panels into DIR/relcp_NAME.svg, then freed
 static void WritePanels( cnPlot** panels, int count, const char* dir, const char* name )
 {
-    char path[1024];
-    MakeDir( dir );
-    snprintf( path, sizeof( path ), "%s/relcp_%s.svg", dir, name );
-    if ( cnPlot_WriteSvgPanels( (const cnPlot* const*)panels, count, path ) == false )
-    {
-        Fail( "cannot write %s", path );
-    }
-    else
-    {
-        fprintf( stderr, "writing %s\n", path );
-    }
+    WritePlot( (const cnPlot* const*)panels, count, dir, name );
     for ( int i = 0; i < count; ++i )
     {
         cnPlot_Destroy( panels[i] );
@@ -260,61 +149,12 @@ static bool WriteText( const Text* text, const char* path )
     return ok;
 }
 
-// The worlds' log hook: the first lines of each run are printed, the rest only counted.
-typedef struct LogCounter
-{
-    int lines;
-    int printed;
-} LogCounter;
-
-static void CountLog( cnLogLevel level, int status, const char* message, void* context )
-{
-    (void)level;
-    (void)status;
-    LogCounter* counter = context;
-    counter->lines += 1;
-    // relcp says once per world that it takes no friction rows: expected here (frictionless scenes)
-    if ( strstr( message, "takes no friction rows" ) != NULL )
-    {
-        return;
-    }
-    if ( counter->printed < 2 )
-    {
-        counter->printed += 1;
-        fprintf( stderr, "  [engine] %s\n", message );
-    }
-}
-
-// Loads a scene from a file (text NULL) or from memory, with overrides and the demo systems'
-// handlers; `systems` (nullable) receives the colony and field. Null id on failure.
+// Loads a scene from a file (text NULL) or from the text (bench_common.c's LoadScene).
 static cnWorldId Load( const char* path, const Text* text, const char* const* overrides, int overrideCount,
                        LogCounter* log, cxSceneSystems* systems )
 {
-    cnSceneSystem handlers[CX_SCENE_SYSTEM_COUNT];
-    cnSceneOptions options = cnDefaultSceneOptions();
-    options.overrides = overrides;
-    options.overrideCount = overrideCount;
-    options.systems = handlers;
-    options.systemCount = cxGetSceneSystems( systems, handlers, CX_SCENE_SYSTEM_COUNT );
-    options.worldDef.logFcn = CountLog;
-    options.worldDef.logContext = log;
-    cnScene scene;
-    cnSceneError error;
-    cnStatus status = text != NULL
-                          ? cnLoadSceneString( text->data, text->length, path, &options, &scene, &error )
-                          : cnLoadSceneFile( path, &options, &scene, &error );
-    if ( status != cn_statusOk )
-    {
-        Fail( "cannot load %s: %s", path, error.text );
-        return cn_nullWorldId;
-    }
-    return scene.worldId;
-}
-
-static const char* BaseName( const char* path )
-{
-    const char* slash = strrchr( path, '/' );
-    return slash != NULL ? slash + 1 : path;
+    return LoadScene( path, text != NULL ? text->data : NULL, text != NULL ? text->length : 0, overrides,
+                      overrideCount, log, systems );
 }
 
 // parses "a,b,c" into at most DENSE_MAX_LIST finite numbers
@@ -995,10 +835,10 @@ static int Suspension( const SuspensionOptions* o )
     // the tables
     double span = o->steps * macroDt;
     double windowStart = ( 1.0 - o->finalFraction ) * span;
-    Markdown md = { 0 };
-    OpenMarkdown( &md, o->outDir, "suspension" );
-    Out( &md, "# Compacting ellipsoid suspension (ReLCP paper, section 7.2; Table 2, Fig. 4)\n\n" );
-    Out( &md,
+    Report md = { 0 };
+    OpenReport( &md, o->outDir, "suspension" );
+    Say( &md, "# Compacting ellipsoid suspension (ReLCP paper, section 7.2; Table 2, Fig. 4)\n\n" );
+    Say( &md,
          "%d ellipsoids (semi-axes 1, 1, 2), overdamped (viscosity 1, local drag), no gravity, compacting "
          "field "
          "(strength 1, centre at the origin). ",
@@ -1006,7 +846,7 @@ static int Suspension( const SuspensionOptions* o )
     if ( o->start == NULL )
     {
         double tEnd = compaction.count > 0 ? compaction.time[compaction.count - 1] : 0.0;
-        Out( &md,
+        Say( &md,
              "Dilute start: uniform random positions (no two bounding spheres overlap) and orientations in a "
              "cube of side %.2f m (volume fraction %g %%; seed %llu). relcp compacted it at dt %g until the "
              "rms "
@@ -1017,9 +857,9 @@ static int Suspension( const SuspensionOptions* o )
     }
     else
     {
-        Out( &md, "Packed start read from %s.\n\n", o->start );
+        Say( &md, "Packed start read from %s.\n\n", o->start );
     }
-    Out( &md,
+    Say( &md,
          "From that packing every method ran side by side (in turn, %g s of simulated time at a time) for %g "
          "s at "
          "each time step. Every run is relcp around BBPGD with %d iterations per level and tolerance %g on "
@@ -1034,20 +874,20 @@ static int Suspension( const SuspensionOptions* o )
          macroDt, span, DENSE_ITERATIONS, DENSE_TOLERANCE, 100.0 * o->finalFraction, windowStart );
 
     // Table 2 form
-    Out( &md, "| method |" );
+    Say( &md, "| method |" );
     for ( int d = 0; d < o->dtCount; ++d )
     {
-        Out( &md,
+        Say( &md,
              " dt=%g constraints | per body | paper per body | CPU ms/step | ReLCP speed-up | paper speed-up "
              "|",
              o->dts[d] );
     }
-    Out( &md, "\n|---|" );
+    Say( &md, "\n|---|" );
     for ( int d = 0; d < o->dtCount; ++d )
     {
-        Out( &md, "---:|---:|---:|---:|---:|---:|" );
+        Say( &md, "---:|---:|---:|---:|---:|---:|" );
     }
-    Out( &md, "\n" );
+    Say( &md, "\n" );
     int order[DENSE_MAX_LIST + 1];
     int orderCount = 0;
     for ( int m = 0; m < o->sphereCount; ++m )
@@ -1072,7 +912,7 @@ static int Suspension( const SuspensionOptions* o )
     {
         char name[24];
         MethodName( order[m], name, sizeof( name ) );
-        Out( &md, "| %s |", name );
+        Say( &md, "| %s |", name );
         for ( int d = 0; d < o->dtCount; ++d )
         {
             DenseRun* run = FindRun( runs, runCount, order[m], o->dts[d] );
@@ -1090,28 +930,28 @@ static int Suspension( const SuspensionOptions* o )
                 snprintf( paperPerBody, sizeof( paperPerBody ), "%.2f", paperC / 1.0e4 );
                 snprintf( paperSpeed, sizeof( paperSpeed ), "%.3g", paperS );
             }
-            Out( &md, " %.0f | %.2f | %s | %.3g | %.3g | %s |", c, c / bodies, paperPerBody, ms, ms / baseMs,
+            Say( &md, " %.0f | %.2f | %s | %.3g | %.3g | %s |", c, c / bodies, paperPerBody, ms, ms / baseMs,
                  paperPerBody[0] != '-' ? paperSpeed : "-" );
             if ( isfinite( c ) == false || isfinite( ms ) == false )
             {
                 Fail( "%s at dt %g: no steps in the final window", name, o->dts[d] );
             }
         }
-        Out( &md, "\n" );
+        Say( &md, "\n" );
     }
-    Out( &md,
+    Say( &md,
          "\nPaper: N = 10,000 (constraints per body = the paper's count / 10,000), a 64-core machine; its "
          "constraint counts: ReLCP 2.9e4, MS-3 5.8e4, MS-7 2.7e5, MS-13 9.9e5, MS-17 1.7e6 (dt 0.01).\n\n" );
 
     // the details
-    Out( &md, "Per run (final window unless marked):\n\n" );
-    Out( &md,
+    Say( &md, "Per run (final window unless marked):\n\n" );
+    Say( &md,
          "| run | dt | steps | constraints/step | at the last step | CPU ms/step | CPU ms/step, whole run | "
          "CPU s, whole run | inner iterations/step | solves at max_iterations | recursion levels/step | "
          "recursion rows/step | deepest overlap at accepted trial pose (m) | deepest contact penetration (m) "
          "| "
          "warnings (steps) |\n" );
-    Out( &md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n" );
+    Say( &md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n" );
     for ( int r = 0; r < runCount; ++r )
     {
         const StepLog* l = &runs[r].steps;
@@ -1124,7 +964,7 @@ static int Suspension( const SuspensionOptions* o )
         {
             snprintf( overlapText, sizeof( overlapText ), "%.2e", overlap );
         }
-        Out( &md,
+        Say( &md,
              "| %s | %g | %d | %.0f | %.0f | %.3g | %.3g | %.1f | %.0f | %d | %.2f | %.1f | %s | %.2e | %s "
              "|\n",
              runs[r].label, runs[r].dt, l->count, MeanOf( l->constraints, from, l->count ),
@@ -1134,7 +974,7 @@ static int Suspension( const SuspensionOptions* o )
              MeanOf( l->added, from, l->count ), overlapText, MaxFinite( l->penetration, 0, l->count ),
              warnings );
     }
-    Out(
+    Say(
         &md,
         "\n`solves at max_iterations`: steps whose last solve ended on the inner budget (the world applies "
         "that "
@@ -1167,7 +1007,7 @@ static int Suspension( const SuspensionOptions* o )
             maxLevels = l->levels[i] > maxLevels ? (int)l->levels[i] : maxLevels;
         }
     }
-    Out(
+    Say(
         &md,
         "**ReLCP overlap.** Over all %d relcp steps of this benchmark (compaction and side-by-side runs) the "
         "deepest overlap left at an accepted trial pose was %.2e m (tolerance %g m); %d steps raised "
@@ -1180,7 +1020,7 @@ static int Suspension( const SuspensionOptions* o )
         {
             peak = compaction.cpuMs[i] > compaction.cpuMs[peak] ? i : peak;
         }
-        Out( &md,
+        Say( &md,
              "**Compaction (relcp, dt %g).** %d steps, %.1f s CPU (%.3g ms/step on average); constraints at "
              "the "
              "end %.0f (%.2f per body); the most expensive step was at t = %.1f (%.0f ms, %.0f constraints, "
@@ -1194,8 +1034,8 @@ static int Suspension( const SuspensionOptions* o )
              compaction.iterations[peak], MeanOf( compaction.levels, 0, compaction.count ),
              MeanOf( compaction.added, 0, compaction.count ) );
     }
-    Out( &md, "Benchmark CPU time in all (process): %.1f s.\n", CpuSeconds() - cpuStart );
-    CloseMarkdown( &md );
+    Say( &md, "Benchmark CPU time in all (process): %.1f s.\n", CpuSeconds() - cpuStart );
+    CloseReport( &md );
 
     // the plots: the compaction, then per time step the constraints and the relative runtime
     cnPlot* panels[1 + 2 * DENSE_MAX_LIST];
@@ -1255,7 +1095,7 @@ static int Suspension( const SuspensionOptions* o )
     free( dilute.data );
     free( dense.data );
     free( poses );
-    return s_failures > 0 ? 1 : 0;
+    return BenchFailures() > 0 ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1585,10 +1425,10 @@ static int Colony( const ColonyOptions* o )
     }
 
     const StepLog* rl = &relcp->steps;
-    Markdown md = { 0 };
-    OpenMarkdown( &md, o->outDir, o->name );
-    Out( &md, "# Growing bacterial colony (ReLCP paper, section 7.3; Table 3, Fig. 5)\n\n" );
-    Out( &md,
+    Report md = { 0 };
+    OpenReport( &md, o->outDir, o->name );
+    Say( &md, "# Growing bacterial colony (ReLCP paper, section 7.3; Table 3, Fig. 5)\n\n" );
+    Say( &md,
          "Scene %s: a monolayer colony from one capsule (diameter 0.5, tip-to-tip length 2) growing as "
          "dl/dt = l and dividing at length 4 into two end-to-end daughters turned by up to 0.01 degrees; "
          "overdamped (viscosity 1, local drag with l = the cell length), no gravity, dt %g s. Every run is "
@@ -1598,7 +1438,7 @@ static int Colony( const ColonyOptions* o )
          "division included).\n\n",
          BaseName( o->scene ), relcp->dt, o->inner, o->iterations, DENSE_TOLERANCE, DENSE_OVERLAP_TOLERANCE );
     double tEnd = rl->count > 0 ? rl->time[rl->count - 1] : 0.0;
-    Out( &md,
+    Say( &md,
          "**ReLCP run.** Budget %.1f CPU minutes: %d steps, t = %.3f s (%.2f generations of ln 2), %d cells "
          "at "
          "the end, %.1f s CPU in the steps (%.1f s more in the bench's overlap check). The paper reaches "
@@ -1608,11 +1448,11 @@ static int Colony( const ColonyOptions* o )
          relcp->checkSeconds );
 
     // per cell count
-    Out( &md, "ReLCP cost against the cell count (one row per cell count, i.e. per generation):\n\n" );
-    Out( &md, "| cells | steps | t from | t to | constraints/step | per cell | recursion levels/step | added "
+    Say( &md, "ReLCP cost against the cell count (one row per cell count, i.e. per generation):\n\n" );
+    Say( &md, "| cells | steps | t from | t to | constraints/step | per cell | recursion levels/step | added "
               "rows/step | inner iterations/step | CPU ms/step | max CPU ms | us per constraint | deepest "
               "overlap at accepted trial pose (m) | deepest true overlap (m) | steps with overlap_left |\n" );
-    Out( &md, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" );
+    Say( &md, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n" );
     double genX[64], genMean[64], genMax[64];
     int genCount = 0;
     for ( int from = 0; from < rl->count; )
@@ -1638,7 +1478,7 @@ static int Colony( const ColonyOptions* o )
         {
             snprintf( overlapText, sizeof( overlapText ), "%.2e", overlap );
         }
-        Out( &md,
+        Say( &md,
              "| %.0f | %d | %.3f | %.3f | %.1f | %.2f | %.2f | %.1f | %.0f | %.3g | %.3g | %.3g | %s | %.2e "
              "| %d |\n",
              rl->cells[from], n, from > 0 ? rl->time[from - 1] : 0.0, rl->time[to - 1], constraints / n,
@@ -1657,21 +1497,21 @@ static int Colony( const ColonyOptions* o )
     }
     char warnings[256];
     WarningSummary( rl->warningCount, warnings, sizeof( warnings ) );
-    Out( &md, "\nReLCP warnings (steps): %s. Deepest true capsule overlap over the run: %.2e m.\n\n",
+    Say( &md, "\nReLCP warnings (steps): %s. Deepest true capsule overlap over the run: %.2e m.\n\n",
          warnings, MaxFinite( rl->trueOverlap, 0, rl->count ) );
 
     // Table 3 form
-    Out( &md,
+    Say( &md,
          "Against LCP-MS (each MS run stops after %.1f CPU minutes or at the ReLCP run's last step; ratios "
          "are "
          "taken step by step over the steps both runs reached, where both have constraints: division is "
          "synchronous, so those steps have the same cell count in both runs):\n\n",
          o->msMinutes );
-    Out( &md,
+    Say( &md,
          "| method | constraint ratio vs ReLCP | paper | us per constraint | paper | steps compared | cells "
          "reached | CPU ratio MS / ReLCP over those steps | in the last generation compared | deepest true "
          "capsule overlap (m) | deepest sub-sphere penetration (m) | warnings (steps) |\n" );
-    Out( &md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n" );
+    Say( &md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n" );
     for ( int r = runCount - 1; r >= 0; --r )
     {
         const ColonyRun* run = &runs[r];
@@ -1717,13 +1557,13 @@ static int Colony( const ColonyOptions* o )
         WarningSummary( l->warningCount, warnings, sizeof( warnings ) );
         if ( r == 0 )
         {
-            Out( &md, "| ReLCP | 1 | 1.00 +- 0 | %.3g +- %.3g | %s | %d | %d | 1 | 1 | %.2e | %.2e | %s |\n",
+            Say( &md, "| ReLCP | 1 | 1.00 +- 0 | %.3g +- %.3g | %s | %d | %d | 1 | 1 | %.2e | %.2e | %s |\n",
                  usMean, usStd, paperUs, l->count, run->finalCells, MaxFinite( l->trueOverlap, 0, l->count ),
                  MaxFinite( l->penetration, 0, l->count ), warnings );
         }
         else
         {
-            Out( &md,
+            Say( &md,
                  "| %s | %.3g +- %.3g | %s | %.3g +- %.3g | %s | %d | %d | %.3g | %.3g (%d cells) | %.2e | "
                  "%.2e | %s |\n",
                  run->label, ratioMean, ratioStd, paperRatio, usMean, usStd, paperUs, compared,
@@ -1734,19 +1574,19 @@ static int Colony( const ColonyOptions* o )
         }
         if ( mismatched > 0 )
         {
-            Out( &md, "\n(%s: %d steps had a different cell count from the ReLCP run and were skipped.)\n\n",
+            Say( &md, "\n(%s: %d steps had a different cell count from the ReLCP run and were skipped.)\n\n",
                  run->label, mismatched );
         }
         free( ratio );
         free( use );
     }
-    Out( &md,
+    Say( &md,
          "\nThe ReLCP row's time per constraint is over its whole run (to %d cells), each MS row's over its "
          "own "
          "steps; the paper's runs are far larger (to 131,072 cells), where ReLCP's iterative cost per "
          "constraint dominates.\n\n",
          relcp->finalCells );
-    Out( &md,
+    Say( &md,
          "**MS sub-spheres on growing cells.** A capsule keeps its N sub-spheres (radius = the cell's, "
          "centres equally spaced on the core segment) as it grows, so the spacing grows with the cell. Just "
          "before division (length 4, radius 0.25):" );
@@ -1754,17 +1594,17 @@ static int Colony( const ColonyOptions* o )
     {
         int k = (int)o->spheres[m];
         double gap = SphereGap( 4.0, 0.25, k ), young = SphereGap( 2.0, 0.25, k );
-        Out( &md, " MS-%d %s %.3f m (newborn, length 2: %s %.3f m)%s", k,
+        Say( &md, " MS-%d %s %.3f m (newborn, length 2: %s %.3f m)%s", k,
              gap > 0.0 ? "opens gaps of" : "dips by", fabs( gap ), young > 0.0 ? "gaps of" : "dips of",
              fabs( young ), m + 1 < o->sphereCount ? ";" : "." );
     }
-    Out(
+    Say(
         &md,
         " A neighbour's cap can sink into a gap without any sub-sphere pair overlapping: the true capsule "
         "overlap column above (the bench's own segment-segment check of every pair of cells) shows how deep; "
         "the sub-sphere penetration column is what the MS solve sees.\n\n" );
-    Out( &md, "Benchmark CPU time in all (process): %.1f s.\n", CpuSeconds() - cpuStart );
-    CloseMarkdown( &md );
+    Say( &md, "Benchmark CPU time in all (process): %.1f s.\n", CpuSeconds() - cpuStart );
+    CloseReport( &md );
 
     // the per-step record
     char path[1024];
@@ -1824,7 +1664,7 @@ static int Colony( const ColonyOptions* o )
     free( runs );
     free( check.ids );
     free( check.capsules );
-    return s_failures > 0 ? 1 : 0;
+    return BenchFailures() > 0 ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1874,21 +1714,21 @@ static int ColonyScene( const SceneOptions* o )
         }
     }
 
-    Markdown md = { 0 };
-    OpenMarkdown( &md, o->outDir, "colony_scene" );
-    Out( &md, "# The shipped colony.json with relcp\n\n" );
-    Out( &md,
+    Report md = { 0 };
+    OpenReport( &md, o->outDir, "colony_scene" );
+    Say( &md, "# The shipped colony.json with relcp\n\n" );
+    Say( &md,
          "%s (dt %g s, 1,024 cells at step 3,466, then growth stops and the contacts relax) run for %d steps "
          "or %.1f CPU minutes, whichever comes first, three ways. True overlap: the bench's own "
          "segment-segment check of every "
          "pair "
          "of cells after each step; the overlap tolerance of relcp is %g m.\n\n",
          BaseName( o->scene ), runs[0].dt, o->steps, o->minutes, DENSE_OVERLAP_TOLERANCE );
-    Out( &md,
+    Say( &md,
          "| run | steps | cells | simulated s | CPU s | CPU ms/step | ms/step, last 100 steps | deepest true "
          "overlap (m) | in the last 100 steps | at the end | steps above 1e-5 m | steps above 1e-3 m | "
          "deepest overlap at accepted trial pose (m) | recursion levels/step | warnings (steps) |\n" );
-    Out( &md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n" );
+    Say( &md, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n" );
     for ( int v = 0; v < variantCount; ++v )
     {
         const StepLog* l = &runs[v].steps;
@@ -1907,7 +1747,7 @@ static int ColonyScene( const SceneOptions* o )
         }
         char warnings[256];
         WarningSummary( l->warningCount, warnings, sizeof( warnings ) );
-        Out( &md,
+        Say( &md,
              "| %s | %d | %d | %.3f | %.1f | %.3g | %.3g | %.2e | %.2e | %.2e | %d | %d | %s | %.2f | %s |\n",
              variants[v].label, l->count, runs[v].finalCells, l->count > 0 ? l->time[l->count - 1] : 0.0,
              l->cpuTotal, MeanOf( l->cpuMs, 0, l->count ), MeanOf( l->cpuMs, last, l->count ),
@@ -1915,15 +1755,15 @@ static int ColonyScene( const SceneOptions* o )
              l->count > 0 ? l->trueOverlap[l->count - 1] : 0.0, above5, above3, overlapText,
              MeanOf( l->levels, 0, l->count ), warnings );
     }
-    Out( &md, "\nBenchmark CPU time in all (process): %.1f s.\n", CpuSeconds() - cpuStart );
-    CloseMarkdown( &md );
+    Say( &md, "\nBenchmark CPU time in all (process): %.1f s.\n", CpuSeconds() - cpuStart );
+    CloseReport( &md );
     for ( int v = 0; v < variantCount; ++v )
     {
         LogFree( &runs[v].steps );
     }
     free( check.ids );
     free( check.capsules );
-    return s_failures > 0 ? 1 : 0;
+    return BenchFailures() > 0 ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1945,6 +1785,8 @@ static void Usage( void )
 
 int main( int argc, char** argv )
 {
+    // relcp says once per world that it takes no friction rows: expected here (frictionless scenes)
+    BenchSetup( "cairn_bench_relcp_dense", 2, "takes no friction rows" );
     if ( argc < 2 )
     {
         Usage();
