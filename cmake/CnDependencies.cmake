@@ -62,6 +62,33 @@ else()
     message(STATUS "HDF5: not used (CN_WITH_HDF5=${CN_WITH_HDF5}; scripts/deps.sh installs libhdf5-dev): fclib files are refused")
 endif()
 
+# CHOLMOD with AMD (optional): the sparse factorisation of PGS-SM and the Newton methods' direct
+# solves (solvers/factor.c). Debian's libsuitesparse-dev has no CMake package or pkg-config module
+# in bookworm, so the headers and libraries are found by name. CHOLMOD's supernodal module is
+# GPL-2.0+, and Debian's libcholmod has it built in: a binary linked with it is GPL. CN_WITH_CHOLMOD
+# =OFF builds without it (the MIT-only engine): the dense LDL^T then takes systems up to 2,500 rows,
+# and larger ones are reported unavailable.
+option(CN_WITH_CHOLMOD "Sparse factorisations with CHOLMOD (libsuitesparse-dev; GPL-2.0+ parts)" ON)
+if(CN_WITH_CHOLMOD)
+    find_path(CN_CHOLMOD_INCLUDE_DIR cholmod.h PATH_SUFFIXES suitesparse)
+    find_library(CN_CHOLMOD_LIBRARY cholmod)
+    find_library(CN_AMD_LIBRARY amd)
+    find_library(CN_COLAMD_LIBRARY colamd)
+    find_library(CN_SUITESPARSECONFIG_LIBRARY suitesparseconfig)
+    if(CN_CHOLMOD_INCLUDE_DIR AND CN_CHOLMOD_LIBRARY AND CN_AMD_LIBRARY AND CN_COLAMD_LIBRARY
+       AND CN_SUITESPARSECONFIG_LIBRARY)
+        add_library(cn::cholmod INTERFACE IMPORTED GLOBAL)
+        target_include_directories(cn::cholmod INTERFACE ${CN_CHOLMOD_INCLUDE_DIR})
+        target_link_libraries(cn::cholmod INTERFACE ${CN_CHOLMOD_LIBRARY} ${CN_AMD_LIBRARY}
+            ${CN_COLAMD_LIBRARY} ${CN_SUITESPARSECONFIG_LIBRARY})
+    endif()
+endif()
+if(TARGET cn::cholmod)
+    message(STATUS "CHOLMOD: found, sparse factorisations with AMD (GPL-2.0+ supernodal module linked)")
+else()
+    message(STATUS "CHOLMOD: not used (CN_WITH_CHOLMOD=${CN_WITH_CHOLMOD}; scripts/deps.sh installs libsuitesparse-dev): dense LDL^T only, up to 2,500 rows")
+endif()
+
 if(CN_BUILD_TESTS)
     # Check: pkg-config only (check.pc pulls in libsubunit)
     pkg_check_modules(CHECK REQUIRED IMPORTED_TARGET check)

@@ -42,6 +42,12 @@ endif()
 if(CN_HAS_HDF5)
     string(APPEND CN_PC_REQUIRES " hdf5")
 endif()
+# CHOLMOD has no pkg-config module on Debian 12: its libraries by name (CN_PC_LIBS_PRIVATE goes
+# after -lcairn)
+set(CN_PC_LIBS_PRIVATE "")
+if(TARGET cn::cholmod)
+    set(CN_PC_LIBS_PRIVATE " -lcholmod -lamd -lcolamd -lsuitesparseconfig")
+endif()
 
 # relocatable: the prefix is found from where the .pc file lies (LIBDIR/pkgconfig)
 set(CN_PC_UP "..")

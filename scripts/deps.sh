@@ -3,10 +3,12 @@
 # Runs apt-get as root, or through sudo for a normal user.
 set -euo pipefail
 
+# libsuitesparse-dev: CHOLMOD and AMD, the sparse factorisation of pgs_sm and the Newton methods
+# (optional at build time: -DCN_WITH_CHOLMOD=OFF; its supernodal module is GPL-2.0+, see README)
 # libhdf5-dev: cairn lcp reads fclib HDF5 problem files with it (optional: without it they are refused)
 # the viewer (second line): GLFW, cglm, OpenGL headers, stb, the glad generator, and Xvfb with Mesa's
 # software renderer (llvmpipe) for headless screenshots and the viewer tests
-packages="build-essential cmake pkg-config libccd-dev libcjson-dev check libhdf5-dev
+packages="build-essential cmake pkg-config libccd-dev libcjson-dev check libhdf5-dev libsuitesparse-dev
     libglfw3-dev libcglm-dev libgl-dev libstb-dev python3-glad xvfb xauth libgl1-mesa-dri libglx-mesa0"
 
 missing=""

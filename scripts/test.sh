@@ -16,3 +16,13 @@ echo "== optimized (RelWithDebInfo, asserts on)"
 cmake -S . -B build/rel -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_WARNINGS_AS_ERRORS=ON > /dev/null
 cmake --build build/rel -j"$jobs"
 ctest --test-dir build/rel --output-on-failure -j"$jobs"
+
+echo "== without CHOLMOD (-DCN_WITH_CHOLMOD=OFF: the MIT-only build; pgs_sm factorises densely)"
+cmake -S . -B build/nocholmod -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_WARNINGS_AS_ERRORS=ON -DCN_WITH_CHOLMOD=OFF \
+    -DCN_BUILD_TESTS=OFF -DCN_BUILD_VIEWER=OFF > /dev/null
+cmake --build build/nocholmod -j"$jobs" --target cairn_cli
+if nm -C build/nocholmod/engine/libcairn.a | grep -q "U cholmod_"; then
+    echo "the build without CHOLMOD still calls it" >&2
+    exit 1
+fi
+build/nocholmod/demos/cairn run assets/scenes/mass_ratio.json --steps 60 --solver pgs_sm --quiet

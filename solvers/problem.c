@@ -801,7 +801,18 @@ static void cnFinishRow( int* column, double* value, int* at, int local, double 
 bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int count, cnArena* arena,
                           cnSparseMatrix* matrix )
 {
-    if ( matrix == NULL || arena == NULL || !cnValidateProblem( problem, NULL ) )
+    if ( arena == NULL )
+    {
+        return false;
+    }
+    cnScratch scratch = { .arena = arena };
+    return cnBuildSparseMatrixIn( problem, rows, count, &scratch, matrix );
+}
+
+bool cnBuildSparseMatrixIn( const cnSolverProblem* problem, const int* rows, int count, cnScratch* scratch,
+                            cnSparseMatrix* matrix )
+{
+    if ( matrix == NULL || scratch == NULL || !cnValidateProblem( problem, NULL ) )
     {
         return false;
     }
@@ -825,8 +836,7 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
         }
     }
 
-    cnScratch scratch = { .arena = arena };
-    int* rowStart = cnScratchInts( &scratch, count + 1 );
+    int* rowStart = cnScratchInts( scratch, count + 1 );
     if ( rowStart == NULL )
     {
         return false;
@@ -837,7 +847,7 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
     {
         const cnSparseMatrix* source = problem->matrix;
         // global row -> local index, -1 when not selected
-        int* localOf = cnScratchInts( &scratch, n );
+        int* localOf = cnScratchInts( scratch, n );
         if ( localOf == NULL )
         {
             return false;
@@ -864,8 +874,8 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
             }
             nonzeros += 1;
         }
-        int* column = cnScratchInts( &scratch, nonzeros );
-        double* value = cnScratchDoubles( &scratch, nonzeros );
+        int* column = cnScratchInts( scratch, nonzeros );
+        double* value = cnScratchDoubles( scratch, nonzeros );
         if ( column == NULL || value == NULL )
         {
             return false;
@@ -893,7 +903,7 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
 
     // matrix-free: rows couple only through shared bodies
     cnBodyBuckets buckets;
-    if ( !cnBuildBuckets( problem, rows, count, &scratch, &buckets ) )
+    if ( !cnBuildBuckets( problem, rows, count, scratch, &buckets ) )
     {
         return false;
     }
@@ -919,11 +929,11 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
     {
         return false;
     }
-    int* column = cnScratchInts( &scratch, (int)bound );
-    double* value = cnScratchDoubles( &scratch, (int)bound );
-    double* accumulator = cnScratchDoubles( &scratch, count );
-    int* touched = cnScratchInts( &scratch, count );
-    bool* marked = (bool*)(void*)cnScratchDoubles( &scratch, count );
+    int* column = cnScratchInts( scratch, (int)bound );
+    double* value = cnScratchDoubles( scratch, (int)bound );
+    double* accumulator = cnScratchDoubles( scratch, count );
+    int* touched = cnScratchInts( scratch, count );
+    bool* marked = (bool*)(void*)cnScratchDoubles( scratch, count );
     if ( column == NULL || value == NULL || accumulator == NULL || touched == NULL || marked == NULL )
     {
         return false;

@@ -121,6 +121,11 @@ double* cnBuildDenseMatrix( const cnSolverProblem* problem, cnArena* arena );
 // False when out of memory or the subset is not increasing and in range.
 bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int count, cnArena* arena,
                           cnSparseMatrix* matrix );
+// The same from the caller's scratch (arena NULL: the C library's memory, which the caller frees
+// with cnScratchRelease once it no longer reads the matrix; what repeated builds within one solve
+// use). Takes up to 9 of the scratch's blocks.
+bool cnBuildSparseMatrixIn( const cnSolverProblem* problem, const int* rows, int count, cnScratch* scratch,
+                            cnSparseMatrix* matrix );
 
 // ---- merits -----------------------------------------------------------------------------------------
 

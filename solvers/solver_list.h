@@ -8,4 +8,7 @@ CN_SOLVER( cn_pgjSolver )
 CN_SOLVER( cn_lemkeSolver )
 CN_SOLVER( cn_bbpgdSolver )
 CN_SOLVER( cn_relcpSolver )
+CN_SOLVER( cn_pgsSmSolver )
+CN_SOLVER( cn_newtonMinmapSolver )
+CN_SOLVER( cn_newtonFbSolver )
 // clang-format on

@@ -394,7 +394,12 @@ static cJSON* BuildLcpReport( const char* path, const cnFileProblem* file, const
     {
         ok = AddNumber( root, meritKeys[k], merits[k] );
     }
-    ok = ok && AddNumber( root, "milliseconds", stats->milliseconds );
+    ok = ok && AddNumber( root, "milliseconds", stats->milliseconds ) &&
+         AddNumber( root, "factorizations", (double)stats->factorizations ) &&
+         AddNumber( root, "krylov_iterations", (double)stats->krylovIterations ) &&
+         AddNumber( root, "fallbacks", (double)stats->fallbacks ) &&
+         AddNumber( root, "free_rows", (double)stats->freeRows ) &&
+         AddNumber( root, "own_measure", stats->ownMeasure );
     if ( ok && result->hasReference )
     {
         ok = AddNumber( root, "reference_max_difference", result->referenceDifference );

@@ -836,6 +836,14 @@ void vwDrawHud( vwApp* app, double fps )
         vwAddLine( &lines, s_white, "rows %d%s   own measure %s", r->solverRows,
                    r->solverFrictionless ? " (frictionless: normal rows only)" : "",
                    vwMeritText( r->solverOwnMeasure, a, sizeof( a ) ) );
+        if ( r->solverFactorizations > 0 || r->solverKrylovIterations > 0 || r->solverFallbacks > 0 )
+        {
+            // the factorising solvers (pgs_sm, the Newton methods): their linear algebra this step
+            vwAddLine( &lines, r->solverFallbacks > 0 ? s_warn : s_white,
+                       "factorisations %d   Krylov iterations %d   free set %d rows   fallbacks %d",
+                       r->solverFactorizations, r->solverKrylovIterations, r->solverFreeRows,
+                       r->solverFallbacks );
+        }
         if ( isfinite( r->recursionOverlap ) || r->contactRecursions > 0 )
         {
             // the ReLCP recursion (relcp, or the world's contact_recursions): what it added, what

@@ -979,11 +979,16 @@ static cnStatus cnMakeOracle( cnWorld* world, cnContactRows* rows, double timeSt
     return cn_statusOk;
 }
 
-// the step report's record of what the recursion did, and its warning when a pair still overlaps
+// the step report's record of what the recursion did, and its warning when a pair still overlaps;
+// and the factorising solvers' counters (every pass that reports the recursion)
 static void cnReportRecursion( cnWorld* world, const cnSolverStats* stats )
 {
     cnStepReport* report = &world->report;
     const cnSolverVTable* solver = world->solver;
+    report->solverFactorizations += stats->factorizations;
+    report->solverKrylovIterations += stats->krylovIterations;
+    report->solverFallbacks += stats->fallbacks;
+    report->solverFreeRows = stats->freeRows > 0 ? stats->freeRows : report->solverFreeRows;
     report->contactRecursions += stats->levels;
     report->recursionRows += stats->rowsAdded;
     report->recursionRefused += stats->rowsRefused;
@@ -1310,12 +1315,14 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
     world->report.recursionOverlap = (double)NAN;
     // the recursion: a solver that calls the oracle (relcp), or the world's around its solver
     bool recursion = ( world->solver->caps & cn_solverUsesOracle ) != 0 || world->def.contactRecursions > 0;
-    if ( world->def.dynamics == cn_dynamicsOverdamped || recursion == false )
+    // a solver accurate enough for hard contact takes the same split impulse, with or without levels
+    bool split = recursion || ( world->solver->caps & cn_solverHardContact ) != 0;
+    if ( world->def.dynamics == cn_dynamicsOverdamped || split == false )
     {
         return cnSolveVelocities( world, timeStep, scratch, recursion, false );
     }
-    // inertial, with the recursion: hard velocities every substep, and on the step's last substep
-    // the positions, with the recursion (a split impulse)
+    // inertial, with the recursion or a hard-contact solver: hard velocities every substep, and on
+    // the step's last substep the positions, with the recursion when it is on (a split impulse)
     cnStatus status = cnSolveVelocities( world, timeStep, scratch, false, true );
     if ( status != cn_statusOk || scratch->finalSubstep == false )
     {

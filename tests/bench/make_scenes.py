@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Write the stacking benchmark scenes to assets/scenes/ (tower10, pyramid20, wall210, pile1000) and the
-smooth-shape scenes (ellipsoid_pile500, capsule_pile500, rings_hanging).
+"""Write the stacking benchmark scenes to assets/scenes/ (tower10, pyramid20, wall210, pile1000), the
+smooth-shape scenes (ellipsoid_pile500, capsule_pile500, rings_hanging) and the PGS-SM benchmark's
+scenes after the paper's ODE destruction problems (ode_stack_ratio100, ode_tower_projectile,
+ode_wall_projectile, ode_pile, ode_big_wall_projectile).
 
     python3 tests/bench/make_scenes.py [OUTDIR]
 
@@ -320,12 +322,230 @@ def rings_hanging():
         "core circles pass closest.", bodies, SMOOTH_MATERIAL)
 
 
+# ---------------------------------------------------------------------------------------------------
+# Scenes whose contact problems resemble the Open Dynamics Engine "destruction" LCPs of Morales,
+# Nocedal and Smelyanskiy's PGS-SM paper (../shared/papers/pgs-sm.md, sections 4 and 6): structures
+# of boxes broken by a heavy projectile, a pile, and a stack with a 1:100 mass ratio. The benchmark
+# tests/bench/bench_pgs_sm.c dumps one step of each (the step is in each description) with
+# `cairn run --dump-problem` and solves it cold. Default world settings but for the solver's name.
+# Gaps between side neighbours are larger than the contact margin (2 cm), so no side contacts exist
+# before the impact.
+
+ODE_GAP = 0.05
+ODE_HEAVY = {"friction": 0.6, "restitution": 0.0, "density": 10000}
+ODE_LIGHT = {"friction": 0.6, "restitution": 0.0, "density": 100}
+ODE_STEEL = {"friction": 0.4, "restitution": 0.0, "density": 8000}
+
+
+def ode_scene(description, bodies, materials=None):
+    mats = {"default": dict(MATERIAL)}
+    for name, material in (materials or {}).items():
+        mats[name] = dict(material)
+    return {"version": 1, "description": description, "world": {"solver": {"name": "pgs"}},
+            "materials": mats, "bodies": bodies}
+
+
+def with_material(body, material):
+    body["shapes"][0]["material"] = material
+    return body
+
+
+def projectile(name, position, velocity, shape):
+    """A heavy steel body flying at `velocity` (m/s); `shape` a sphere radius or box half extents."""
+    body = {"name": name, "position": [round(x, 12) for x in position],
+            "linear_velocity": [round(x, 12) for x in velocity]}
+    if isinstance(shape, (int, float)):
+        body["shapes"] = [{"type": "sphere", "radius": shape, "material": "steel"}]
+    else:
+        body["shapes"] = [{"type": "box", "half_extents": list(shape), "material": "steel"}]
+    return body
+
+
+def aim(target, start, speed, g=9.81):
+    """The velocity from `start` that hits `target` after a flight of |target - start| / speed seconds
+    under gravity (the straight line's velocity plus the drop's correction)."""
+    d = [target[a] - start[a] for a in range(3)]
+    dist = math.sqrt(sum(x * x for x in d))
+    t = dist / speed
+    v = [d[a] / t for a in range(3)]
+    v[2] += 0.5 * g * t
+    return v
+
+
+def running_bond(columns, rows, half, gap, x0=0.0, y=0.0, prefix="w"):
+    """A wall of bricks (half extents `half`) in running bond along x, centred on x0, `gap` apart: even
+    rows `columns` bricks, odd rows a short brick at each end (a half brick less half a gap, so both
+    rows are as long) and columns - 1 whole ones in between, half a pitch along."""
+    hx, hy, hz = half
+    pitch = 2 * hx + gap
+    bodies = []
+    left = x0 - 0.5 * (columns * pitch - gap)  # the wall's left face
+    for r in range(rows):
+        z = hz + 2 * hz * r
+        if r % 2 == 0:
+            for c in range(columns):
+                bodies.append(box("%s%02dc%02d" % (prefix, r, c), (left + hx + c * pitch, y, z), half=half))
+        else:
+            q = 0.5 * (hx - 0.5 * gap)  # the half brick's half length: the row is as long as an even one
+            bodies.append(box("%s%02dc%02d" % (prefix, r, 0), (left + q, y, z), half=(q, hy, hz)))
+            for c in range(columns - 1):
+                bodies.append(box("%s%02dc%02d" % (prefix, r, c + 1), (left + 2 * q + gap + hx + c * pitch, y, z),
+                                  half=half))
+            right = left + columns * pitch - gap
+            bodies.append(box("%s%02dc%02d" % (prefix, r, columns), (right - q, y, z), half=(q, hy, hz)))
+    return bodies
+
+
+def ode_stack_ratio100():
+    bodies = [ground()]
+    # three light boxes (100 kg/m^3, 100 kg) stacked touching, then a heavy one (10,000 kg/m^3,
+    # 10,000 kg) resting on them and a second heavy one falling from 0.3 m onto it
+    for i in range(3):
+        bodies.append(with_material(box("light%d" % i, (0, 0, HALF + i)), "light"))
+    bodies.append(with_material(box("heavy0", (0, 0, HALF + 3)), "heavy"))
+    bodies.append(with_material(box("heavy1", (0, 0, HALF + 4 + ODE_STACK_DROP)), "heavy"))
+    return ode_scene(
+        "Mass ratio 1:100, heavy on light: three light unit boxes (100 kg/m^3, 100 kg) stacked on the "
+        "ground, a heavy one (10,000 kg/m^3, 10 t) resting on them and a second heavy one dropped from "
+        "0.3 m above it. The falling box lands in step 16 (t = 0.27 s), the step the benchmark "
+        "(tests/bench/bench_pgs_sm.c) dumps: 5 face contacts of 4 points, %s rows (pyramid friction, "
+        "mu 0.6), the light boxes squeezed between 20 t and the ground (PGS needs about 160,000 sweeps "
+        "to reach the merit 1e-8 from zero). pgs at the default 10 iterations."
+        % ODE_ROWS["ode_stack_ratio100"], bodies,
+        {"light": ODE_LIGHT, "heavy": ODE_HEAVY, "steel": ODE_STEEL})
+
+
+def ode_tower_projectile():
+    # a tower of 2 x 1 x 1 m bricks, two per layer (0.05 m apart), each layer turned a quarter turn
+    # from the one below, hit at mid-height by a steel sphere
+    layers = 8
+    half = (1.0, 0.25 * (2.0 - ODE_GAP), 0.5)  # two bricks and the gap across make a brick's length
+    bodies = [ground()]
+    for k in range(layers):
+        for j in range(2):
+            y = (j - 0.5) * (2 * half[1] + ODE_GAP)
+            if k % 2 == 0:
+                bodies.append(box("t%02d_%d" % (k, j), (0, y, 0.5 + k), half=half))
+            else:
+                bodies.append(box("t%02d_%d" % (k, j), (y, 0, 0.5 + k), half=(half[1], half[0], half[2])))
+    start = (-6.0, 0.0, 4.0)
+    target = (0.0, 0.0, 4.0)
+    bodies.append(projectile("ball", start, aim(target, start, 20.0), 0.5))
+    return ode_scene(
+        "A tower of 16 bricks (2 x 1 x 1 m, 1000 kg/m^3, friction 0.6), two per layer 5 cm apart, eight "
+        "layers each turned a quarter turn from the one below, hit at 4 m up by a steel sphere (radius "
+        "0.5 m, 8000 kg/m^3, 4,189 kg, friction 0.4) thrown from 6 m away at 20 m/s (aimed for the drop). "
+        "The sphere strikes the tower in step 14, shoves the layers it hits aside and topples it; the benchmark "
+        "(tests/bench/bench_pgs_sm.c) dumps step %d, the sphere inside the tower: %s rows (pyramid "
+        "friction). pgs at the default 10 iterations."
+        % (ODE_STEPS["ode_tower_projectile"], ODE_ROWS["ode_tower_projectile"]), bodies,
+        {"steel": ODE_STEEL})
+
+
+def ode_wall(columns, rows, half, shape, speed, distance):
+    """A running-bond wall and a steel projectile (`shape` as for projectile) thrown at its centre
+    from `distance` m in front of it at `speed` m/s."""
+    bodies = [ground()] + running_bond(columns, rows, half, ODE_GAP)
+    height = 2 * half[2] * rows
+    start = (0.0, -distance, 0.5 * height)
+    target = (0.0, 0.0, 0.5 * height)
+    bodies.append(projectile("projectile", start, aim(target, start, speed), shape))
+    return bodies
+
+
+def ode_wall_projectile():
+    half = (0.5, 0.25, 0.25)
+    bodies = ode_wall(12, 12, half, 0.5, 20.0, 4.0)
+    return ode_scene(
+        "A wall of 150 bricks (1 x 0.5 x 0.5 m, 1000 kg/m^3, friction 0.6) in 12 rows of running bond, "
+        "12.55 m wide and 6 m tall, 5 cm between neighbours (even rows 12 bricks, odd rows 11 and a short "
+        "one at each end), hit at its centre by a steel sphere (radius 0.5 m, 8000 kg/m^3, 4,189 kg) "
+        "thrown from 4 m away at 20 m/s. The sphere strikes the wall in step 11 and punches a hole "
+        "through it, throwing bricks out; the benchmark (tests/bench/bench_pgs_sm.c) dumps step %d, "
+        "mid-impact: %s rows (pyramid friction). pgs at the default 10 iterations."
+        % (ODE_STEPS["ode_wall_projectile"], ODE_ROWS["ode_wall_projectile"]),
+        bodies, {"steel": ODE_STEEL})
+
+
+def ode_big_wall_projectile():
+    half = (0.5, 0.3, 0.25)
+    bodies = ode_wall(20, 20, half, (0.6, 0.6, 0.6), 25.0, 5.0)
+    return ode_scene(
+        "A wall of 410 bricks (1 x 0.6 x 0.5 m, 1000 kg/m^3, friction 0.6) in 20 rows of running bond, "
+        "20.95 m wide and 10 m tall, 5 cm between neighbours, hit at its centre by a steel cube "
+        "(1.2 m, 8000 kg/m^3, 13,824 kg) thrown from 5 m away at 25 m/s. The cube strikes the wall in "
+        "step 11 and breaks through it; the benchmark (tests/bench/bench_pgs_sm.c) dumps step %d, "
+        "mid-impact: %s rows (pyramid friction). pgs at the default 10 iterations."
+        % (ODE_STEPS["ode_big_wall_projectile"], ODE_ROWS["ode_big_wall_projectile"]), bodies,
+        {"steel": ODE_STEEL})
+
+
+def ode_pile():
+    rng = random.Random(5000)
+    inner = 8.5  # bin inner size, m
+    height = 14.0  # wall height, m
+    pitch = 1.3
+    jitter = 0.02  # position jitter, m
+    tilt = 0.15  # rotation jitter, rad
+    margin = 0.03  # the world boxes start at least this far apart (more than the 2 cm contact margin)
+    bodies = [ground()] + bin_walls(inner, height)
+    boxes = []
+    for k in range(ODE_PILE_LAYERS):
+        # even layers 6 x 6, odd layers 5 x 5 over the gaps between them: every box falls onto edges
+        side = 6 - k % 2
+        for j in range(side):
+            for i in range(side):
+                p = ((i - 0.5 * (side - 1)) * pitch + rng.uniform(-jitter, jitter),
+                     (j - 0.5 * (side - 1)) * pitch + rng.uniform(-jitter, jitter),
+                     0.9 + k * pitch + rng.uniform(-jitter, jitter))
+                axis = [rng.gauss(0, 1) for _ in range(3)]
+                norm = math.sqrt(sum(a * a for a in axis))
+                q = quat_axis_angle([a / norm for a in axis], rng.uniform(-tilt, tilt))
+                boxes.append((p, q))
+                bodies.append(box("p%d_%d_%d" % (i, j, k), p, q))
+    # nothing starts in contact: the world AABBs are `margin` apart, inside the bin and off the ground
+    extents = []
+    for p, q in boxes:
+        r = rotation(q)
+        e = [HALF * sum(abs(r[a][b]) for b in range(3)) for a in range(3)]
+        extents.append(e)
+        assert all(abs(p[a]) + e[a] + margin < 0.5 * inner for a in range(2)) and p[2] - e[2] > margin
+        assert p[2] + e[2] < height
+    for m in range(len(boxes)):
+        for n in range(m + 1, len(boxes)):
+            pm, pn = boxes[m][0], boxes[n][0]
+            assert any(abs(pm[a] - pn[a]) > extents[m][a] + extents[n][a] + margin for a in range(3)), (m, n)
+    count = len(boxes)
+    return ode_scene(
+        "A pile: %d unit boxes (1000 kg/m^3, friction 0.6) in %d layers at a 1.3 m pitch, even layers "
+        "6 x 6 and odd ones 5 x 5 over the gaps between them, each box tilted by up to 0.15 rad about a "
+        "random axis (nothing starts within 3 cm of anything), dropped into a bin (the ground and four "
+        "static walls 0.5 m thick and 14 m tall around an 8.5 x 8.5 m floor). Every box lands on edges "
+        "and tips over; the pile settles at about 2,800 contact points (8,400 rows). The benchmark "
+        "(tests/bench/bench_pgs_sm.c) dumps step %d, while the upper layers crash onto the lower ones: "
+        "%s rows (pyramid friction). pgs at the default 10 iterations."
+        % (count, ODE_PILE_LAYERS, ODE_STEPS["ode_pile"], ODE_ROWS["ode_pile"]), bodies)
+
+
+# The step the benchmark dumps per scene and the rows of its problem (measured with `cairn run
+# SCENE --steps K --dump-problem K FILE --report r.json`, the report's dump_problem.rows); the
+# benchmark keeps the same table (bench_pgs_sm.c, s_scenes).
+ODE_STACK_DROP = 0.3
+ODE_PILE_LAYERS = 10
+ODE_STEPS = {"ode_stack_ratio100": 16, "ode_tower_projectile": 15, "ode_wall_projectile": 12,
+             "ode_pile": 40, "ode_big_wall_projectile": 12}
+ODE_ROWS = {"ode_stack_ratio100": "60", "ode_tower_projectile": "360", "ode_wall_projectile": "3,312",
+            "ode_pile": "5,061", "ode_big_wall_projectile": "9,417"}
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "..", "assets", "scenes")
     for name, make in (("tower10", tower10), ("pyramid20", pyramid20), ("wall210", wall210), ("pile1000", pile1000),
                        ("ellipsoid_pile500", ellipsoid_pile500), ("capsule_pile500", capsule_pile500),
-                       ("rings_hanging", rings_hanging)):
+                       ("rings_hanging", rings_hanging), ("ode_stack_ratio100", ode_stack_ratio100),
+                       ("ode_tower_projectile", ode_tower_projectile), ("ode_wall_projectile", ode_wall_projectile),
+                       ("ode_pile", ode_pile), ("ode_big_wall_projectile", ode_big_wall_projectile)):
         path = os.path.join(out, name + ".json")
         data = make()
         with open(path, "w") as f:

@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 /// Bump when the vtable, the problem or the statistics change layout or meaning.
-#define CN_SOLVER_API_VERSION 5
+#define CN_SOLVER_API_VERSION 6
 
 /// Most parameters one solver may declare.
 #define CN_MAX_SOLVER_PARAMS 64
@@ -202,7 +202,8 @@ typedef struct cnSolverSolution
     X( cn_solveDeadline,      "deadline",       true  ) /* the time budget ran out first */               \
     X( cn_solveInfeasible,    "infeasible",     false ) /* the problem has no feasible point */           \
     X( cn_solveStalled,       "stalled",        true  ) /* no further progress possible; best iterate */  \
-    X( cn_solveLocalMinimum,  "local_minimum",  true  ) /* a merit minimum that is not a solution */
+    X( cn_solveLocalMinimum,  "local_minimum",  true  ) /* a merit minimum that is not a solution */      \
+    X( cn_solveNonDescent,    "non_descent",    true  ) /* the Newton direction was not a descent direction; best iterate */
 // clang-format on
 
 typedef enum cnSolveStatus
@@ -266,7 +267,10 @@ typedef struct cnSolverStats
     /// Counters for the solvers that have them (0 otherwise).
     int factorizations;
     int krylovIterations;
-    int fallbacks; ///< e.g. a failed level put back, a regularisation retried
+    int fallbacks; ///< e.g. a failed level put back, a rejected subspace step, a gradient step
+    /// Rows of the last linear system factorised or solved (PGS-SM's free set, the reduced
+    /// system of a Newton step); 0 for solvers without one.
+    int freeRows;
     int oracleCalls;
     int levels;      ///< recursion levels that added rows
     int rowsAdded;   ///< rows the oracle appended
@@ -317,6 +321,11 @@ typedef enum cnSolverCaps
     /// solves the compliant (soft) problem once per step instead of a soft and a relax pass:
     /// for solvers that are expensive per call
     cn_solverSinglePass = 1u << 8,
+    /// accurate enough for hard contact: an inertial world solves its velocities without the soft
+    /// push-out and moves penetrating bodies apart with a position pass on the step's last
+    /// substep (the split impulse of the recursion, without its levels unless
+    /// cnWorldDef.contactRecursions asks for them), so a load does not sag into the soft contact
+    cn_solverHardContact = 1u << 9,
 } cnSolverCaps;
 
 /// Which grading merit a solver's own model is judged by (cnSolverStats.residual).

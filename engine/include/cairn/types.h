@@ -387,6 +387,15 @@ typedef struct cnStepReport
     int recursionRows;
     int recursionRefused;
     double recursionOverlap;
+    /// Counters of the solvers that factorise or run Krylov methods (pgs_sm, newton_minmap,
+    /// newton_fb), summed over the step's solves, the position pass included: factorisations
+    /// (regularised retries included), Krylov iterations, fallbacks (rejected subspace steps,
+    /// gradient steps, failed factorisations); and the rows of the last linear system solved
+    /// (PGS-SM's free set, a Newton step's reduced system). 0 for the other solvers.
+    int solverFactorizations;
+    int solverKrylovIterations;
+    int solverFallbacks;
+    int solverFreeRows;
     /// How the step's last solve ended (a cnSolveStatus); the worst status of the step goes with
     /// the warnings solver_failed and solver_diverged.
     int solverStatus;
