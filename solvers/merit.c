@@ -263,3 +263,12 @@ bool cnComputeSolverMerits( const cnSolverProblem* problem, const double* lambda
     cnScratchRelease( &scratch );
     return ok;
 }
+
+void cnRecordHistory( const cnSolverSolution* solution, cnSolverStats* stats, double merit )
+{
+    if ( solution->residualHistory != NULL && stats->historyCount < solution->residualHistoryCapacity )
+    {
+        solution->residualHistory[stats->historyCount] = merit;
+    }
+    stats->historyCount += 1;
+}

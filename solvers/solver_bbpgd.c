@@ -239,15 +239,6 @@ static double cnBbAccepted( double merit, double scale, double startScale )
     return growth > 1.0 ? merit * growth : merit;
 }
 
-static void cnBbRecord( const cnSolverSolution* solution, cnSolverStats* stats, double merit )
-{
-    if ( solution->residualHistory != NULL && stats->historyCount < solution->residualHistoryCapacity )
-    {
-        solution->residualHistory[stats->historyCount] = merit;
-    }
-    stats->historyCount += 1;
-}
-
 static const char* const cn_bbRayReason =
     "1/2 l.A l + b.l falls without end along a direction the bounds allow (b pushes along a null "
     "direction of A): no solution";
@@ -337,7 +328,7 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
     double own = cnBbProjectedGradient( &bb, x, g );
     if ( history )
     {
-        cnBbRecord( solution, stats, merit );
+        cnRecordHistory( solution, stats, merit );
     }
     double startMerit = merit;
     double startOwn = own;
@@ -396,7 +387,7 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
         own = cnBbProjectedGradient( &bb, x, g );
         if ( history )
         {
-            cnBbRecord( solution, stats, merit );
+            cnRecordHistory( solution, stats, merit );
         }
         if ( !isfinite( merit ) || !isfinite( own ) )
         {
@@ -524,7 +515,7 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
         own = startOwn;
         if ( history && iteration > 0 )
         {
-            cnBbRecord( solution, stats, startMerit ); // the layer writes the exact value
+            cnRecordHistory( solution, stats, startMerit ); // the layer writes the exact value
         }
     }
 

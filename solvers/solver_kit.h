@@ -138,6 +138,10 @@ void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, 
 double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,
                           const double* lambda, const double* w );
 
+// Append `merit` to the solution's residual history (when it has room) and count it in
+// stats->historyCount: what every solver records at its start and after each iteration.
+void cnRecordHistory( const cnSolverSolution* solution, cnSolverStats* stats, double merit );
+
 // The scale the merits divide by: |D^1/2 lambda| + |D^-1/2 b|.
 double cnMeritScale( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda );
 

@@ -817,15 +817,6 @@ static bool cnNtLineSearch( cnNewton* nt, const double* dx, double slope, double
     return accepted;
 }
 
-static void cnNtRecord( const cnSolverSolution* solution, cnSolverStats* stats, double merit )
-{
-    if ( solution->residualHistory != NULL && stats->historyCount < solution->residualHistoryCapacity )
-    {
-        solution->residualHistory[stats->historyCount] = merit;
-    }
-    stats->historyCount += 1;
-}
-
 static void cnNewtonSolve( bool fb, const double* params, const cnSolverBudget* budget,
                            cnSolverProblem* problem, const cnPrepared* prepared, cnSolverSolution* solution,
                            cnArena* arena, cnSolverStats* stats )
@@ -947,7 +938,7 @@ static void cnNewtonSolve( bool fb, const double* params, const cnSolverBudget* 
         finite ? cnModelMeritFromW( problem, prepared, cn_modelPyramid, x, nt.point.w ) : (double)NAN;
     if ( history )
     {
-        cnNtRecord( solution, stats, merit );
+        cnRecordHistory( solution, stats, merit );
     }
     CN_NT_TRACE( iteration, theta );
 
@@ -1047,7 +1038,7 @@ static void cnNewtonSolve( bool fb, const double* params, const cnSolverBudget* 
             status = cn_solveStalled;
             if ( history )
             {
-                cnNtRecord( solution, stats, merit );
+                cnRecordHistory( solution, stats, merit );
             }
             break;
         }
@@ -1069,7 +1060,7 @@ static void cnNewtonSolve( bool fb, const double* params, const cnSolverBudget* 
         merit = cnModelMeritFromW( problem, prepared, cn_modelPyramid, x, nt.point.w );
         if ( history )
         {
-            cnNtRecord( solution, stats, merit );
+            cnRecordHistory( solution, stats, merit );
         }
         CN_NT_TRACE( iteration, theta );
         if ( isfinite( merit ) && merit > tolerance && theta > 0.0 && moved <= CN_NT_STAGNATION * size )

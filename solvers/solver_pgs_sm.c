@@ -345,15 +345,6 @@ static double cnSmBacktrack( const cnSm* sm, const double* z0, const double* z1 
     return alpha;
 }
 
-static void cnSmRecord( const cnSolverSolution* solution, cnSolverStats* stats, double merit )
-{
-    if ( solution->residualHistory != NULL && stats->historyCount < solution->residualHistoryCapacity )
-    {
-        solution->residualHistory[stats->historyCount] = merit;
-    }
-    stats->historyCount += 1;
-}
-
 static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudget* budget,
                           cnSolverProblem* problem, const cnPrepared* prepared, cnSolverSolution* solution,
                           cnArena* arena, cnSolverStats* stats )
@@ -432,7 +423,7 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
     double merit = cnSmMerit( &sm, lambda );
     if ( history )
     {
-        cnSmRecord( solution, stats, merit );
+        cnRecordHistory( solution, stats, merit );
     }
 
     cnSolveStatus status = cn_solveMaxIterations;
@@ -463,7 +454,7 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
             status = cn_solveConverged;
             if ( history )
             {
-                cnSmRecord( solution, stats, merit );
+                cnRecordHistory( solution, stats, merit );
             }
             break;
         }
@@ -552,7 +543,7 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
         merit = cnSmMerit( &sm, lambda );
         if ( history )
         {
-            cnSmRecord( solution, stats, merit );
+            cnRecordHistory( solution, stats, merit );
         }
         if ( isfinite( merit ) == false )
         {

@@ -479,15 +479,6 @@ static double cnCurrentMerit( const cnSolverProblem* problem, const cnPrepared* 
     return cnModelMeritFromW( problem, prepared, cn_modelPyramid, lambda, w );
 }
 
-static void cnRecord( const cnSolverSolution* solution, cnSolverStats* stats, double merit )
-{
-    if ( solution->residualHistory != NULL && stats->historyCount < solution->residualHistoryCapacity )
-    {
-        solution->residualHistory[stats->historyCount] = merit;
-    }
-    stats->historyCount += 1;
-}
-
 void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* params, cnSweepKind kind,
                    const cnSolverBudget* budget, const cnSolverProblem* problem, const cnPrepared* prepared,
                    cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats, double* memory )
@@ -534,7 +525,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     cnComputeVelocity( problem, prepared, lambda, velocity );
     if ( history )
     {
-        cnRecord( solution, stats, cnCurrentMerit( problem, prepared, lambda, velocity, w ) );
+        cnRecordHistory( solution, stats, cnCurrentMerit( problem, prepared, lambda, velocity, w ) );
     }
 
     double freeScale = sqrt( prepared->freeEnergy );
@@ -566,7 +557,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
         measure = scale > 0.0 ? sqrt( sweep.updateEnergy ) / scale : sqrt( sweep.updateEnergy );
         if ( history )
         {
-            cnRecord( solution, stats, cnCurrentMerit( problem, prepared, lambda, velocity, w ) );
+            cnRecordHistory( solution, stats, cnCurrentMerit( problem, prepared, lambda, velocity, w ) );
         }
 
         // runaway: sweeps that move lambda by a tenth of its own size and by a thousand times more
@@ -625,7 +616,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     if ( history && ( status == cn_solveDiverged || status == cn_solveNonFinite ) )
     {
         // the start was put back: it is one more point on the curve
-        cnRecord( solution, stats, cnCurrentMerit( problem, prepared, lambda, velocity, w ) );
+        cnRecordHistory( solution, stats, cnCurrentMerit( problem, prepared, lambda, velocity, w ) );
     }
 
     if ( solution->deltaVelocity != NULL && problem->matrix == NULL )
