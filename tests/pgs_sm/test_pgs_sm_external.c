@@ -56,7 +56,11 @@ static cntRun cntSolve( const char* name, cnSolverProblem* problem, int iteratio
     {
         params[k] = solver->params[k].defaultValue;
     }
-    params[cnFindSolverParam( solver, "tolerance" )] = CNT_TARGET;
+    int tolerance = cnFindSolverParam( solver, "tolerance" ); // lemke has none: it pivots to the end
+    if ( tolerance >= 0 )
+    {
+        params[tolerance] = CNT_TARGET;
+    }
     params[cnFindSolverParam( solver, "iterations" )] = iterations;
     int n = problem->rowCount;
     cntRun run = { .lambda = calloc( (size_t)n + 1, sizeof( double ) ),
