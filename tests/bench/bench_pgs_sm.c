@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // PGS with subspace minimisation (Morales, Nocedal and Smelyanskiy; ../shared/papers/pgs-sm.md,
 // sections 4 and 6) against PGS, the Newton methods and Lemke on contact problems like the paper's
-// Open Dynamics Engine "destruction" LCPs: the ode_* scenes of assets/scenes (make_scenes.py). For
+// Open Dynamics Engine "destruction" LCPs: the ode_* scenes of assets/scenes (make_scenes.py), and
+// two ill-conditioned problems of Cairn's own stacking scenes (mass_ratio and pyramid20, step 60). For
 // each scene the `cairn` tool dumps the problem of one step (`cairn run SCENE --steps K
 // --dump-problem K FILE`, into a scratch directory), the benchmark reads it back with
 // cnReadProblemFile and solves it from zero with every solver to the grading merit 1e-8 (the natural
@@ -78,7 +79,8 @@ typedef struct SceneSpec
 // smallest first; the same steps as make_scenes.py's ODE_STEPS and the scenes' descriptions
 static const SceneSpec s_scenes[] = {
     { "ode_stack_ratio100", 16 }, { "ode_tower_projectile", 15 },    { "ode_wall_projectile", 12 },
-    { "ode_pile", 40 },           { "ode_big_wall_projectile", 12 },
+    { "ode_pile", 40 },           { "ode_big_wall_projectile", 12 }, { "mass_ratio", 60 },
+    { "pyramid20", 60 },
 };
 #define SCENE_COUNT ( (int)( sizeof( s_scenes ) / sizeof( s_scenes[0] ) ) )
 
