@@ -272,3 +272,11 @@ void cnRecordHistory( const cnSolverSolution* solution, cnSolverStats* stats, do
     }
     stats->historyCount += 1;
 }
+
+void cnCopyDoubles( double* to, const double* from, int count )
+{
+    if ( count > 0 )
+    {
+        memcpy( to, from, (size_t)count * sizeof( double ) );
+    }
+}

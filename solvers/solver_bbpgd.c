@@ -130,14 +130,6 @@ typedef struct cnBb
     double freeScale;   // |D^-1/2 b|
 } cnBb;
 
-static void cnBbCopy( double* to, const double* from, int count )
-{
-    if ( count > 0 )
-    {
-        memcpy( to, from, (size_t)count * sizeof( double ) );
-    }
-}
-
 static inline double cnBbClamp( double x, double low, double high )
 {
     x = x < low ? low : x;
@@ -316,13 +308,13 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
     }
 
     // the start: the guess clamped into the bounds
-    cnBbCopy( guess, x, n );
+    cnCopyDoubles( guess, x, n );
     for ( int i = 0; i < n; ++i )
     {
         x[i] = cnBbClamp( x[i], bb.low[i], bb.high[i] );
     }
-    cnBbCopy( anchor, x, n );
-    cnBbCopy( checkpoint, x, n );
+    cnCopyDoubles( anchor, x, n );
+    cnCopyDoubles( checkpoint, x, n );
     cnBbGradient( &bb, x, g );
     double merit = cnModelMeritFromW( problem, prepared, cn_modelPyramid, x, g );
     double own = cnBbProjectedGradient( &bb, x, g );
@@ -337,7 +329,7 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
     double bestMerit = merit;
     double bestOwn = own;
     int bestIteration = 0;
-    cnBbCopy( best, x, n );
+    cnCopyDoubles( best, x, n );
 
     cnSolveStatus status = cn_solveMaxIterations;
     const char* reason = NULL;
@@ -366,8 +358,8 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
 
     while ( decided == false && iteration < budget->maxIterations )
     {
-        cnBbCopy( previous, x, n );
-        cnBbCopy( previousG, g, n );
+        cnCopyDoubles( previous, x, n );
+        cnCopyDoubles( previousG, g, n );
         bool moved = false;
         for ( int i = 0; i < n; ++i )
         {
@@ -380,7 +372,7 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
             double* older = anchor;
             anchor = checkpoint;
             checkpoint = older;
-            cnBbCopy( checkpoint, x, n );
+            cnCopyDoubles( checkpoint, x, n );
         }
         cnBbGradient( &bb, x, g );
         merit = cnModelMeritFromW( problem, prepared, cn_modelPyramid, x, g );
@@ -416,7 +408,7 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
             bestMerit = merit;
             bestOwn = own;
             bestIteration = iteration;
-            cnBbCopy( best, x, n );
+            cnCopyDoubles( best, x, n );
         }
         bool flat = !( sy > CN_BB_FLAT * sds );
         if ( flat && moved )
@@ -505,13 +497,13 @@ static void cnBbpgdSolve( void* state, const double* params, const cnSolverBudge
     }
     if ( usable && status != cn_solveConverged && bestIteration != iteration )
     {
-        cnBbCopy( x, best, n );
+        cnCopyDoubles( x, best, n );
         own = bestOwn;
     }
     if ( status == cn_solveNonFinite || status == cn_solveNoSolution || status == cn_solveDiverged )
     {
         // back to where the solve started
-        cnBbCopy( x, guess, n );
+        cnCopyDoubles( x, guess, n );
         own = startOwn;
         if ( history && iteration > 0 )
         {

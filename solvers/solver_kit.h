@@ -138,6 +138,9 @@ void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, 
 double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,
                           const double* lambda, const double* w );
 
+// to[0 .. count) = from[0 .. count); nothing when count <= 0 (then either may be NULL).
+void cnCopyDoubles( double* to, const double* from, int count );
+
 // Append `merit` to the solution's residual history (when it has room) and count it in
 // stats->historyCount: what every solver records at its start and after each iteration.
 void cnRecordHistory( const cnSolverSolution* solution, cnSolverStats* stats, double merit );

@@ -349,14 +349,6 @@ typedef struct cnNewton
     bool finiteDifference;  // the Krylov operator: finite differences (approximation strategy)
 } cnNewton;
 
-static void cnNtCopy( double* to, const double* from, int count )
-{
-    if ( count > 0 )
-    {
-        memcpy( to, from, (size_t)count * sizeof( double ) );
-    }
-}
-
 static double cnNtDot( const double* a, const double* b, int n )
 {
     double sum = 0.0;
@@ -911,7 +903,7 @@ static void cnNewtonSolve( bool fb, const double* params, const cnSolverBudget* 
         nt.scale[i] = scaling && d > 0.0 && isfinite( d ) ? d : 1.0;
     }
     double* x = nt.point.x;
-    cnNtCopy( guess, x, n );
+    cnCopyDoubles( guess, x, n );
 
     cnSolveStatus status = cn_solveMaxIterations;
     int iteration = 0;
@@ -1049,7 +1041,7 @@ static void cnNewtonSolve( bool fb, const double* params, const cnSolverBudget* 
             size = fmax( size, fabs( x[i] ) );
         }
         // the trial becomes the iterate (lambda stays in the solution's array)
-        cnNtCopy( x, nt.trial.x, n );
+        cnCopyDoubles( x, nt.trial.x, n );
         double* swap;
         swap = nt.point.w, nt.point.w = nt.trial.w, nt.trial.w = swap;
         swap = nt.point.low, nt.point.low = nt.trial.low, nt.trial.low = swap;
@@ -1072,7 +1064,7 @@ static void cnNewtonSolve( bool fb, const double* params, const cnSolverBudget* 
 
     if ( status == cn_solveNonFinite )
     {
-        cnNtCopy( x, guess, n );
+        cnCopyDoubles( x, guess, n );
     }
     if ( solution->deltaVelocity != NULL && problem->matrix == NULL )
     {

@@ -125,14 +125,6 @@ typedef struct cnSm
     double epsilon;
 } cnSm;
 
-static void cnSmCopy( double* to, const double* from, int count )
-{
-    if ( count > 0 )
-    {
-        memcpy( to, from, (size_t)count * sizeof( double ) );
-    }
-}
-
 // w = (A + S) z + b into sm->w
 static void cnSmW( cnSm* sm, const double* z )
 {
@@ -420,7 +412,7 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
         return;
     }
     cnSweepHooks hooks = { .relaxation = 1.0 };
-    cnSmCopy( guess, lambda, n );
+    cnCopyDoubles( guess, lambda, n );
     cnComputeVelocity( problem, prepared, lambda, velocity );
     double merit = cnSmMerit( &sm, lambda );
     if ( history )
@@ -462,13 +454,13 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
         }
 
         // the subspace phase from z0, the bounds frozen there
-        cnSmCopy( z0, lambda, n );
+        cnCopyDoubles( z0, lambda, n );
         for ( int i = 0; i < n; ++i )
         {
             cnRowBounds( problem, prepared, z0, i, sm.low + i, sm.high + i );
         }
-        cnSmCopy( zs, z0, n );
-        cnSmCopy( zb, z0, n );
+        cnCopyDoubles( zs, z0, n );
+        cnCopyDoubles( zb, z0, n );
         bool solvedOnce = false;
         for ( int level = 0; level < subspace; ++level )
         {
@@ -540,7 +532,7 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
             sm.proximal = fmin( CN_SM_PROXIMAL_GROWTH * sm.proximal, sm.cfm );
             sm.lastFreeCount = -1;
         }
-        cnSmCopy( lambda, chosen, n );
+        cnCopyDoubles( lambda, chosen, n );
         cnComputeVelocity( problem, prepared, lambda, velocity );
         merit = cnSmMerit( &sm, lambda );
         if ( history )
@@ -566,7 +558,7 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
 
     if ( status == cn_solveUnsupported || status == cn_solveNonFinite )
     {
-        cnSmCopy( lambda, guess, n );
+        cnCopyDoubles( lambda, guess, n );
     }
     if ( solution->deltaVelocity != NULL && problem->matrix == NULL )
     {

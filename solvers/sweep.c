@@ -463,14 +463,6 @@ cnSweepResult cnSweep( const cnSolverProblem* problem, const cnPrepared* prepare
 #define CN_RUNAWAY_MEASURE  0.1
 #define CN_RUNAWAY_FACTOR   1e3
 
-static void cnCopy( double* to, const double* from, int count )
-{
-    if ( count > 0 )
-    {
-        memcpy( to, from, (size_t)count * sizeof( double ) );
-    }
-}
-
 // the grading merit of the solver's model (pyramid) of the current iterate
 static double cnCurrentMerit( const cnSolverProblem* problem, const cnPrepared* prepared,
                               const double* lambda, const double* velocity, double* w )
@@ -521,7 +513,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
         cnScratchRelease( &scratch );
         return;
     }
-    cnCopy( initial, lambda, n );
+    cnCopyDoubles( initial, lambda, n );
     cnComputeVelocity( problem, prepared, lambda, velocity );
     if ( history )
     {
@@ -539,13 +531,13 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     {
         if ( previous != NULL )
         {
-            cnCopy( previous, lambda, n );
+            cnCopyDoubles( previous, lambda, n );
         }
         cnSweepResult sweep = cnSweep( problem, prepared, kind, &hooks, lambda, velocity, previous );
         if ( sweep.finite == false )
         {
             // overflow: back to where the solve started
-            cnCopy( lambda, initial, n );
+            cnCopyDoubles( lambda, initial, n );
             cnComputeVelocity( problem, prepared, lambda, velocity );
             status = cn_solveNonFinite;
             break;
@@ -610,7 +602,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     }
     if ( status == cn_solveDiverged )
     {
-        cnCopy( lambda, initial, n );
+        cnCopyDoubles( lambda, initial, n );
         cnComputeVelocity( problem, prepared, lambda, velocity );
     }
     if ( history && ( status == cn_solveDiverged || status == cn_solveNonFinite ) )
@@ -621,7 +613,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
 
     if ( solution->deltaVelocity != NULL && problem->matrix == NULL )
     {
-        cnCopy( solution->deltaVelocity, velocity, 6 * problem->bodyCount );
+        cnCopyDoubles( solution->deltaVelocity, velocity, 6 * problem->bodyCount );
     }
     stats->status = status;
     stats->iterations = iteration;
