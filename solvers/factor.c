@@ -19,7 +19,9 @@ const char* const cn_factorChoices[cn_factorBackendCount] = { "auto", "dense", "
 struct cnFactor
 {
     int size;
-    bool ready; // a successful factorisation is held
+    int analyses;      // CHOLMOD orderings and symbolic analyses made (cnFactorAnalyses)
+    bool ready;        // a successful factorisation is held
+    double pivotRatio; // CN_FACTOR_PIVOT_RATIO unless cnFactorSetPivotRatio changed it
     const char* backend;
     const char* reason;
     // dense: L (unit lower, strict part below the diagonal, row major n x n) and D
@@ -31,6 +33,12 @@ struct cnFactor
     cholmod_common common;
     cholmod_factor* factor;
     cholmod_dense* rhs;
+    // the pattern the held analysis is of: a matrix with the same one is factorised again without
+    // a new ordering and symbolic analysis (the IPM's Newton systems, a retry with more cfm)
+    int* patternStart;
+    int* patternColumn;
+    int patternRows; // -1: none held
+    int patternEntries;
 #endif
 };
 
@@ -49,8 +57,22 @@ cnFactor* cnFactorCreate( void )
     if ( factor != NULL )
     {
         factor->backend = "none";
+        factor->pivotRatio = CN_FACTOR_PIVOT_RATIO;
+#ifdef CN_HAS_CHOLMOD
+        factor->patternRows = -1;
+#endif
     }
     return factor;
+}
+
+int cnFactorAnalyses( const cnFactor* factor )
+{
+    return factor->analyses;
+}
+
+void cnFactorSetPivotRatio( cnFactor* factor, double ratio )
+{
+    factor->pivotRatio = ratio >= 0.0 ? ratio : CN_FACTOR_PIVOT_RATIO;
 }
 
 #ifdef CN_HAS_CHOLMOD
@@ -61,6 +83,37 @@ static void cnCholmodRelease( cnFactor* factor )
         cholmod_free_factor( &factor->factor, &factor->common );
         cholmod_free_dense( &factor->rhs, &factor->common );
     }
+    factor->patternRows = -1;
+}
+
+// the analysis held is of this matrix's pattern
+static bool cnCholmodSamePattern( const cnFactor* factor, const cnSparseMatrix* matrix )
+{
+    int rows = matrix->rows;
+    int entries = matrix->rowStart[rows];
+    return factor->factor != NULL && factor->patternRows == rows && factor->patternEntries == entries &&
+           memcmp( factor->patternStart, matrix->rowStart, (size_t)( rows + 1 ) * sizeof( int ) ) == 0 &&
+           memcmp( factor->patternColumn, matrix->column, (size_t)entries * sizeof( int ) ) == 0;
+}
+
+// remember the pattern of the analysis just made (no reuse when memory runs out)
+static void cnCholmodKeepPattern( cnFactor* factor, const cnSparseMatrix* matrix )
+{
+    int rows = matrix->rows;
+    int entries = matrix->rowStart[rows];
+    free( factor->patternStart );
+    free( factor->patternColumn );
+    factor->patternStart = malloc( (size_t)( rows + 1 ) * sizeof( int ) );
+    factor->patternColumn = malloc( (size_t)( entries > 0 ? entries : 1 ) * sizeof( int ) );
+    if ( factor->patternStart == NULL || factor->patternColumn == NULL )
+    {
+        factor->patternRows = -1;
+        return;
+    }
+    memcpy( factor->patternStart, matrix->rowStart, (size_t)( rows + 1 ) * sizeof( int ) );
+    memcpy( factor->patternColumn, matrix->column, (size_t)entries * sizeof( int ) );
+    factor->patternRows = rows;
+    factor->patternEntries = entries;
 }
 #endif
 
@@ -76,6 +129,8 @@ void cnFactorDestroy( cnFactor* factor )
         cnCholmodRelease( factor );
         cholmod_finish( &factor->common );
     }
+    free( factor->patternStart );
+    free( factor->patternColumn );
 #endif
     free( factor->dense );
     free( factor->pivots );
@@ -249,7 +304,11 @@ static bool cnCholmodFactor( cnFactor* factor, const cnSparseMatrix* matrix, dou
                              bool* noMemory )
 {
     cholmod_common* common = &factor->common;
-    cnCholmodRelease( factor );
+    bool same = cnCholmodSamePattern( factor, matrix );
+    if ( !same )
+    {
+        cnCholmodRelease( factor );
+    }
     // CSR with both triangles is the CSC of the same symmetric matrix; stype 1 reads the upper one
     cholmod_sparse view = {
         .nrow = (size_t)matrix->rows,
@@ -265,11 +324,16 @@ static bool cnCholmodFactor( cnFactor* factor, const cnSparseMatrix* matrix, dou
         .sorted = 1,
         .packed = 1,
     };
-    factor->factor = cholmod_analyze( &view, common );
-    if ( factor->factor == NULL )
+    if ( !same )
     {
-        *noMemory = common->status == CHOLMOD_OUT_OF_MEMORY;
-        return false;
+        factor->factor = cholmod_analyze( &view, common );
+        if ( factor->factor == NULL )
+        {
+            *noMemory = common->status == CHOLMOD_OUT_OF_MEMORY;
+            return false;
+        }
+        factor->analyses += 1;
+        cnCholmodKeepPattern( factor, matrix );
     }
     double beta[2] = { cfm, 0.0 };
     cholmod_factorize_p( &view, beta, NULL, 0, factor->factor, common );
@@ -304,8 +368,11 @@ static bool cnCholmodFactor( cnFactor* factor, const cnSparseMatrix* matrix, dou
             }
         }
     }
-    factor->rhs =
-        cholmod_allocate_dense( (size_t)matrix->rows, 1, (size_t)matrix->rows, CHOLMOD_REAL, common );
+    if ( factor->rhs == NULL )
+    {
+        factor->rhs =
+            cholmod_allocate_dense( (size_t)matrix->rows, 1, (size_t)matrix->rows, CHOLMOD_REAL, common );
+    }
     if ( factor->rhs == NULL )
     {
         *noMemory = true;
@@ -410,7 +477,7 @@ cnFactorResult cnFactorize( cnFactor* factor, const cnSparseMatrix* matrix, doub
         bool noMemory = false;
         if ( backend == cn_factorDense )
         {
-            done = cnDenseFactor( factor, matrix, tried, CN_FACTOR_PIVOT_RATIO * ( largest + tried ) );
+            done = cnDenseFactor( factor, matrix, tried, factor->pivotRatio * ( largest + tried ) );
             if ( done )
             {
                 stats->factorNonzeros = (double)n * ( n + 1 ) / 2.0;
@@ -419,7 +486,7 @@ cnFactorResult cnFactorize( cnFactor* factor, const cnSparseMatrix* matrix, doub
 #ifdef CN_HAS_CHOLMOD
         else
         {
-            done = cnCholmodFactor( factor, matrix, tried, CN_FACTOR_PIVOT_RATIO, &noMemory );
+            done = cnCholmodFactor( factor, matrix, tried, factor->pivotRatio, &noMemory );
             if ( done )
             {
                 stats->factorNonzeros = cnCholmodNonzeros( factor );

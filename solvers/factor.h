@@ -70,6 +70,12 @@ bool cnFactorHasCholmod( void );
 cnFactor* cnFactorCreate( void );
 void cnFactorDestroy( cnFactor* factor );
 
+// The pivot ratio below which a system counts as not positive definite (and is regularised), for
+// the factorisations from now on; CN_FACTOR_PIVOT_RATIO until set. 0: only a pivot that is not
+// positive fails (the interior point method's systems are positive definite by construction, with
+// a dynamic range that grows like 1 / alpha^2 as they near the answer).
+void cnFactorSetPivotRatio( cnFactor* factor, double ratio );
+
 // Factorise K + cfm I (cfm >= 0), regularising as above. `matrix` must stay unchanged until the
 // next cnFactorize (the dense backend copies it; CHOLMOD reads it through the call only).
 cnFactorResult cnFactorize( cnFactor* factor, const cnSparseMatrix* matrix, double cfm,
@@ -78,6 +84,10 @@ cnFactorResult cnFactorize( cnFactor* factor, const cnSparseMatrix* matrix, doub
 // x = (K + cfm I)^-1 rhs with the last successful factorisation (x may be rhs). False when there is
 // none, or the result is not finite.
 bool cnFactorSolve( cnFactor* factor, const double* rhs, double* x );
+
+// CHOLMOD's orderings and symbolic analyses so far: a system with the pattern of the last one is
+// factorised again on the analysis held (the IPM's Newton systems, a retry with more cfm).
+int cnFactorAnalyses( const cnFactor* factor );
 
 // The backend of the last factorisation ("dense", "cholmod", or "none").
 const char* cnFactorBackendName( const cnFactor* factor );

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Jacobi-preconditioned conjugate gradients and restarted GMRES, matrix-free (krylov.h). Textbook
-// forms (Saad, Iterative Methods for Sparse Linear Systems, 2003: algorithms 9.1 and 6.11), with
-// the guards a physics step needs: no division by a zero norm, a stop on the first NaN, and a
-// report of what happened instead of an assertion.
+// Preconditioned conjugate gradients, restarted GMRES and BiCGstab, matrix-free (krylov.h).
+// Textbook forms (Saad, Iterative Methods for Sparse Linear Systems, 2003: algorithms 9.1, 6.11
+// and 7.7 with right preconditioning), with the guards a physics step needs: no division by a zero
+// norm, a stop on the first NaN, and a report of what happened instead of an assertion.
 
 #include "krylov.h"
 
@@ -25,6 +25,42 @@ static void cnKrylovZero( double* x, int n )
     {
         memset( x, 0, (size_t)n * sizeof( double ) );
     }
+}
+
+static void cnKrylovCopy( double* to, const double* from, int n )
+{
+    if ( n > 0 )
+    {
+        memcpy( to, from, (size_t)n * sizeof( double ) );
+    }
+}
+
+// z = M^-1 r, the identity without a preconditioner
+static void cnKrylovPreconditionOrCopy( cnKrylovPrecondition* precondition, void* context, const double* r,
+                                        double* z, int n )
+{
+    if ( precondition != NULL )
+    {
+        precondition( context, r, z );
+    }
+    else
+    {
+        cnKrylovCopy( z, r, n );
+    }
+}
+
+// residual = rhs - K x; returns its norm
+static double cnKrylovTrueResidual( cnKrylovApply* apply, void* context, const double* rhs, const double* x,
+                                    double* residual, int n )
+{
+    apply( context, x, residual );
+    double sum = 0.0;
+    for ( int i = 0; i < n; ++i )
+    {
+        residual[i] = rhs[i] - residual[i];
+        sum += residual[i] * residual[i];
+    }
+    return sqrt( sum );
 }
 
 // ---- conjugate gradients -----------------------------------------------------------------------------
@@ -284,5 +320,326 @@ cnKrylovResult cnGmres( cnKrylovApply* apply, void* context, const double* rhs, 
         }
     }
     result.residual = residual;
+    return result;
+}
+
+// ---- CG with a preconditioner callback --------------------------------------------------------------
+
+int cnPcgPreWorkSize( int n )
+{
+    return 4 * ( n > 0 ? n : 1 );
+}
+
+cnKrylovResult cnPcgPre( cnKrylovApply* apply, void* context, cnKrylovPrecondition* precondition,
+                         void* preconditionContext, const double* rhs, double* x, int n, double tolerance,
+                         int maxIterations, double* work )
+{
+    cnKrylovResult result = { .iterations = 0, .residual = 0.0, .converged = false, .finite = true };
+    double* r = work;
+    double* z = work + n;
+    double* p = work + 2 * n;
+    double* q = work + 3 * n;
+    double rhsNorm = sqrt( cnKrylovDot( rhs, rhs, n ) );
+    if ( !isfinite( rhsNorm ) )
+    {
+        result.finite = false;
+        return result;
+    }
+    if ( rhsNorm == 0.0 )
+    {
+        cnKrylovZero( x, n );
+        result.converged = true;
+        return result;
+    }
+    double goal = tolerance * rhsNorm;
+
+    double rNorm = cnKrylovTrueResidual( apply, context, rhs, x, r, n );
+    bool rIsTrue = true; // r is rhs - K x exactly as computed, not by recursion
+    bool restart = true;
+    double rz = 0.0;
+    while ( true )
+    {
+        if ( !isfinite( rNorm ) )
+        {
+            result.finite = false;
+            break;
+        }
+        if ( rNorm <= goal )
+        {
+            if ( rIsTrue )
+            {
+                break;
+            }
+            // the recursion drifts from the true residual: confirm, or restart from the true one
+            rNorm = cnKrylovTrueResidual( apply, context, rhs, x, r, n );
+            rIsTrue = true;
+            restart = true;
+            continue;
+        }
+        if ( result.iterations >= maxIterations )
+        {
+            break;
+        }
+        if ( restart )
+        {
+            cnKrylovPreconditionOrCopy( precondition, preconditionContext, r, z, n );
+            cnKrylovCopy( p, z, n );
+            rz = cnKrylovDot( r, z, n );
+            restart = false;
+        }
+        if ( !isfinite( rz ) )
+        {
+            result.finite = false;
+            break;
+        }
+        if ( !( rz > 0.0 ) )
+        {
+            result.breakdown = true; // M is not positive definite at r
+            break;
+        }
+        apply( context, p, q );
+        result.iterations += 1;
+        double curvature = cnKrylovDot( p, q, n );
+        if ( !isfinite( curvature ) )
+        {
+            result.finite = false;
+            break;
+        }
+        if ( !( curvature > 0.0 ) )
+        {
+            result.breakdown = true; // K is not positive definite along p
+            break;
+        }
+        double alpha = rz / curvature;
+        if ( !isfinite( alpha ) )
+        {
+            result.finite = false;
+            break;
+        }
+        for ( int i = 0; i < n; ++i )
+        {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * q[i];
+        }
+        rIsTrue = false;
+        rNorm = sqrt( cnKrylovDot( r, r, n ) );
+        cnKrylovPreconditionOrCopy( precondition, preconditionContext, r, z, n );
+        double rzNext = cnKrylovDot( r, z, n );
+        double beta = rzNext / rz;
+        rz = rzNext;
+        for ( int i = 0; i < n; ++i )
+        {
+            p[i] = z[i] + beta * p[i];
+        }
+    }
+    if ( !rIsTrue )
+    {
+        rNorm = cnKrylovTrueResidual( apply, context, rhs, x, r, n );
+    }
+    result.residual = rNorm / rhsNorm;
+    result.converged = rNorm <= goal;
+    result.finite = result.finite && isfinite( result.residual );
+    return result;
+}
+
+// ---- BiCGstab --------------------------------------------------------------------------------------
+
+int cnBicgstabWorkSize( int n )
+{
+    return 7 * ( n > 0 ? n : 1 );
+}
+
+cnKrylovResult cnBicgstab( cnKrylovApply* apply, void* context, cnKrylovPrecondition* precondition,
+                           void* preconditionContext, const double* rhs, double* x, int n, double tolerance,
+                           int maxIterations, double* work )
+{
+    cnKrylovResult result = { .iterations = 0, .residual = 0.0, .converged = false, .finite = true };
+    double* r = work;            // the residual rhs - K x (s half way through an iteration)
+    double* shadow = work + n;   // r0hat, the fixed shadow residual
+    double* p = work + 2 * n;    // the search direction
+    double* v = work + 3 * n;    // K M^-1 p
+    double* y = work + 4 * n;    // M^-1 p, then M^-1 s
+    double* t = work + 5 * n;    // K M^-1 s
+    double* best = work + 6 * n; // the iterate of smallest residual so far
+    double rhsNorm = sqrt( cnKrylovDot( rhs, rhs, n ) );
+    if ( !isfinite( rhsNorm ) )
+    {
+        result.finite = false;
+        return result;
+    }
+    if ( rhsNorm == 0.0 )
+    {
+        cnKrylovZero( x, n );
+        result.converged = true;
+        return result;
+    }
+    double goal = tolerance * rhsNorm;
+
+    double rNorm = cnKrylovTrueResidual( apply, context, rhs, x, r, n );
+    if ( !isfinite( rNorm ) )
+    {
+        result.finite = false;
+        result.residual = rNorm;
+        return result;
+    }
+    cnKrylovCopy( best, x, n );
+    double bestNorm = rNorm;
+    bool bestIsX = true; // best holds x as it is now
+    bool rIsTrue = true; // r is rhs - K x exactly as computed, not by recursion
+    bool restart = true; // start the recursion afresh from r
+    double rho = 1.0, rhoPrevious = 1.0, alpha = 1.0, omega = 1.0;
+    while ( true )
+    {
+        if ( rNorm <= goal )
+        {
+            if ( rIsTrue )
+            {
+                break;
+            }
+            // the recursion drifts from the true residual: confirm, or restart from the true one
+            rNorm = cnKrylovTrueResidual( apply, context, rhs, x, r, n );
+            rIsTrue = true;
+            restart = true;
+            if ( !isfinite( rNorm ) )
+            {
+                result.finite = false;
+                break;
+            }
+            if ( bestIsX )
+            {
+                bestNorm = rNorm;
+            }
+            continue;
+        }
+        if ( result.iterations >= maxIterations )
+        {
+            break;
+        }
+        if ( restart )
+        {
+            cnKrylovCopy( shadow, r, n );
+            cnKrylovZero( p, n );
+            cnKrylovZero( v, n );
+            rhoPrevious = alpha = omega = 1.0;
+            restart = false;
+        }
+        rho = cnKrylovDot( shadow, r, n );
+        if ( !isfinite( rho ) )
+        {
+            result.finite = false;
+            break;
+        }
+        if ( rho == 0.0 )
+        {
+            result.breakdown = true; // r is orthogonal to the shadow residual
+            break;
+        }
+        double beta = ( rho / rhoPrevious ) * ( alpha / omega );
+        for ( int i = 0; i < n; ++i )
+        {
+            p[i] = r[i] + beta * ( p[i] - omega * v[i] );
+        }
+        cnKrylovPreconditionOrCopy( precondition, preconditionContext, p, y, n );
+        apply( context, y, v );
+        result.iterations += 1;
+        double sigma = cnKrylovDot( shadow, v, n );
+        if ( !isfinite( sigma ) )
+        {
+            result.finite = false;
+            break;
+        }
+        if ( sigma == 0.0 )
+        {
+            result.breakdown = true; // the Lanczos recursion has no next vector
+            break;
+        }
+        alpha = rho / sigma;
+        if ( !isfinite( alpha ) )
+        {
+            result.finite = false;
+            break;
+        }
+
+        // the half step: x + alpha M^-1 p, whose residual is s = r - alpha v
+        for ( int i = 0; i < n; ++i )
+        {
+            x[i] += alpha * y[i];
+            r[i] -= alpha * v[i];
+        }
+        rNorm = sqrt( cnKrylovDot( r, r, n ) );
+        rIsTrue = false;
+        bestIsX = false;
+        if ( !isfinite( rNorm ) )
+        {
+            result.finite = false;
+            break;
+        }
+        if ( rNorm < bestNorm )
+        {
+            cnKrylovCopy( best, x, n );
+            bestNorm = rNorm;
+            bestIsX = true;
+        }
+        if ( rNorm <= goal )
+        {
+            continue; // confirmed at the top
+        }
+
+        // the stabilising step: omega minimises |s - omega K M^-1 s|
+        cnKrylovPreconditionOrCopy( precondition, preconditionContext, r, y, n );
+        apply( context, y, t );
+        double tt = cnKrylovDot( t, t, n );
+        double ts = cnKrylovDot( t, r, n );
+        if ( !isfinite( tt ) || !isfinite( ts ) )
+        {
+            result.finite = false;
+            break;
+        }
+        if ( tt == 0.0 || ts == 0.0 )
+        {
+            result.breakdown = true; // omega = 0: the next beta would divide by it
+            break;
+        }
+        omega = ts / tt;
+        if ( !isfinite( omega ) )
+        {
+            result.finite = false;
+            break;
+        }
+        for ( int i = 0; i < n; ++i )
+        {
+            x[i] += omega * y[i];
+            r[i] -= omega * t[i];
+        }
+        rNorm = sqrt( cnKrylovDot( r, r, n ) );
+        bestIsX = false;
+        if ( !isfinite( rNorm ) )
+        {
+            result.finite = false;
+            break;
+        }
+        if ( rNorm < bestNorm )
+        {
+            cnKrylovCopy( best, x, n );
+            bestNorm = rNorm;
+            bestIsX = true;
+        }
+        rhoPrevious = rho;
+    }
+
+    // the true residual of the last iterate, then of the best one when it may be smaller
+    double lastNorm = rIsTrue ? rNorm : cnKrylovTrueResidual( apply, context, rhs, x, t, n );
+    if ( !bestIsX && !( lastNorm <= bestNorm ) )
+    {
+        double bestTrueNorm = cnKrylovTrueResidual( apply, context, rhs, best, y, n );
+        if ( !( lastNorm <= bestTrueNorm ) )
+        {
+            cnKrylovCopy( x, best, n );
+            lastNorm = bestTrueNorm;
+        }
+    }
+    result.residual = lastNorm / rhsNorm;
+    result.converged = lastNorm <= goal;
+    result.finite = result.finite && isfinite( lastNorm );
     return result;
 }

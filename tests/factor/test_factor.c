@@ -237,6 +237,44 @@ START_TEST( cfm_asked_for_is_added )
 }
 END_TEST
 
+// CHOLMOD keeps its ordering and symbolic analysis for a system with the same pattern (new values:
+// the IPM's Newton systems) and makes a new one for another pattern; every solve is right.
+START_TEST( same_pattern_reuses_the_analysis )
+{
+    if ( !cnFactorHasCholmod() )
+    {
+        return;
+    }
+    int n = 150;
+    double* dense = calloc( (size_t)( n * n ), sizeof( double ) );
+    double* rhs = calloc( (size_t)n, sizeof( double ) );
+    double* x = calloc( (size_t)n, sizeof( double ) );
+    unsigned long long state = 7;
+    for ( int i = 0; i < n; ++i )
+    {
+        rhs[i] = cntUniform( &state ) - 0.5;
+    }
+    cnFactor* factor = cnFactorCreate();
+    cnFactorStats stats = { 0 };
+    for ( int round = 0; round < 3; ++round )
+    {
+        // rounds 0 and 1: the same band pattern with other values; round 2: a wider band
+        cntGram( n, n / 2, round < 2 ? 2 : 4, 1.0 + round, 11 + (unsigned long long)round, dense );
+        cntCsr csr;
+        cntFromDense( dense, n, &csr );
+        ck_assert_int_eq( cnFactorize( factor, &csr.matrix, 0.0, cn_factorCholmod, &stats ), cn_factorOk );
+        ck_assert( cnFactorSolve( factor, rhs, x ) );
+        ck_assert_double_le( cntResidual( dense, n, x, rhs ), 1e-12 );
+        ck_assert_int_eq( cnFactorAnalyses( factor ), round < 2 ? 1 : 2 );
+        cntFree( &csr );
+    }
+    cnFactorDestroy( factor );
+    free( dense );
+    free( rhs );
+    free( x );
+}
+END_TEST
+
 // NaN in the matrix, a negative or NaN cfm, an indefinite matrix: failures with a reason; no solve.
 START_TEST( bad_systems_fail_with_a_reason )
 {
@@ -317,6 +355,7 @@ int main( void )
     tcase_add_test( tc, backends_solve_a_definite_system );
     tcase_add_test( tc, semi_definite_face_is_regularised );
     tcase_add_test( tc, cfm_asked_for_is_added );
+    tcase_add_test( tc, same_pattern_reuses_the_analysis );
     tcase_add_test( tc, bad_systems_fail_with_a_reason );
     tcase_add_test( tc, build_says_what_it_has );
     suite_add_tcase( suite, tc );
