@@ -85,8 +85,9 @@ static double cnScaled( double residual, double scale )
     return scale > 0.0 ? residual / scale : residual;
 }
 
-// Projection of (xn, x1, x2) on the cone |x_t| <= mu x_n.
-static void cnProjectCone( double mu, double xn, double x1, double x2, double* p )
+// Projection of (xn, x1, x2) on the cone |x_t| <= mu x_n (solver_kit.h; the sweep kernel's cone
+// block uses it too).
+void cnProjectCone( double mu, double xn, double x1, double x2, double* p )
 {
     double xt = cnLength2( x1, x2 );
     // inside: xn >= 0 too, or mu = 0 would keep (xn < 0, 0, 0) where the polar cone takes it
@@ -147,14 +148,23 @@ static void cnAddConeGroup( const cnSolverProblem* problem, const cnPrepared* pr
     }
 }
 
-double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,
-                          const double* lambda, const double* w )
+// How the contact groups are graded: all by the pyramid, all by the cone, or each by its own model.
+typedef enum cnContactGrade
+{
+    cn_gradePyramid,
+    cn_gradeCone,
+    cn_gradeOwnModel,
+} cnContactGrade;
+
+static double cnGradeFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnContactGrade grade,
+                            const double* lambda, const double* w )
 {
     cnNorm norm = { 0.0 };
     for ( int g = 0; g < problem->groupCount; ++g )
     {
         const cnRowGroup* group = problem->groups + g;
-        if ( model == cn_modelCone && group->kind == cn_groupContact )
+        bool cone = grade == cn_gradeCone || ( grade == cn_gradeOwnModel && group->model == cn_frictionCone );
+        if ( cone && group->kind == cn_groupContact )
         {
             cnAddConeGroup( problem, prepared, lambda, w, g, &norm );
             continue;
@@ -165,6 +175,19 @@ double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prep
         }
     }
     return cnScaled( cnNormValue( &norm ), cnMeritScale( problem, prepared, lambda ) );
+}
+
+double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,
+                          const double* lambda, const double* w )
+{
+    return cnGradeFromW( problem, prepared, model == cn_modelCone ? cn_gradeCone : cn_gradePyramid, lambda,
+                         w );
+}
+
+double cnProblemMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                            const double* w )
+{
+    return cnGradeFromW( problem, prepared, cn_gradeOwnModel, lambda, w );
 }
 
 // max that keeps NaN

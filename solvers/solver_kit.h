@@ -129,6 +129,11 @@ bool cnBuildSparseMatrixIn( const cnSolverProblem* problem, const int* rows, int
 
 // ---- merits -----------------------------------------------------------------------------------------
 
+// Projection of (xn, x1, x2) on the cone |x_t| <= mu x_n (mu >= 0) into p[0 .. 3): kept inside,
+// zero in the polar cone, onto the surface otherwise; p[0] is NaN when an input is NaN. The cone
+// merit's natural map and the sweep kernel's cone block (sweep.c) share it.
+void cnProjectCone( double mu, double xn, double x1, double x2, double* p );
+
 // The merits of lambda given w (= (A + S) lambda + b) for every row.
 void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
                     const double* w, cnSolverMerits* merits );
@@ -137,6 +142,15 @@ void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, 
 // solvers record per iteration.
 double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,
                           const double* lambda, const double* w );
+
+// The grading merit of the problem's own models given w: each contact group by its friction model
+// (cn_frictionCone: the cone merit's map; cn_frictionPyramid: the natural map), other rows by the
+// natural map. The same number, bit for bit, as cnModelMeritFromW's cone merit when every contact
+// is a cone and as its pyramid merit when none is; what the sweep solvers stop on and the layer
+// grades them by on problems with cone contacts (the cone merit alone would grade a mixed
+// problem's pyramid contacts against the cone, which their exact answer does not solve).
+double cnProblemMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                            const double* w );
 
 // to[0 .. count) = from[0 .. count); nothing when count <= 0 (then either may be NULL).
 void cnCopyDoubles( double* to, const double* from, int count );
@@ -188,7 +202,17 @@ typedef enum cnSweepKind
 //   model's (PGS-SM's subspace phase freezes the friction bounds);
 // - reference: the textbook arithmetic, row by row (w from J and the velocities, the division by
 //   A_ii, W applied as its 3x3 blocks): what reproduces other projects' iterates; the fast kernel
-//   agrees with it to round-off.
+//   agrees with it to round-off;
+// - relaxedCone: how contact groups with the cone model are updated (below): false (the default)
+//   the exact Coulomb law, true the relaxed cone complementarity problem.
+// A contact group with the cone model (cn_frictionCone) is one block in every kernel: w of its
+// three rows at the current velocities (Jacobi: of the previous iterate), then
+//     lambda_g <- Proj_{K_mu}( lambda_g - relaxation eta (w_n + s mu |w_t|, w_t1, w_t2) ),
+// eta = 3 / (A_nn + A_t1t1 + A_t2t2) with the softness, s = 1 (De Saxce's shift: the fixed points
+// are the zeros of the cone merit) or 0 (relaxedCone: Anitescu and Tasora's convex problem), and
+// the velocities move by W J^T of the three changes. Memory and frozen bounds do not apply to cone
+// groups (their memory entries are left as they are): the methods that use them (AMGS, PGS-SM's
+// subspace phase) solve the pyramid only.
 typedef struct cnSweepHooks
 {
     double relaxation;
@@ -196,9 +220,10 @@ typedef struct cnSweepHooks
     const double* frozenLow;
     const double* frozenHigh;
     bool reference;
+    bool relaxedCone;
 } cnSweepHooks;
 
-// What a sweep measured: sums over the rows it updated.
+// What a sweep measured: sums over the rows it updated (a cone block's three rows too).
 typedef struct cnSweepResult
 {
     double updateEnergy; // sum of A_ii (lambda_new - lambda_old)^2
@@ -223,6 +248,7 @@ enum cnSweepParamIndex
     cn_sweepParamRelativeTolerance,
     cn_sweepParamStagnationTolerance,
     cn_sweepParamDivergenceFactor,
+    cn_sweepParamDeSaxce,
     cn_sweepParamCount,
 };
 
@@ -238,7 +264,10 @@ extern const char* const cn_kernelChoices[2];
 // a stopping rule or a failure ends it. Its own measure is the update energy of the last sweep,
 // sqrt(sum A_ii dlambda^2) / (|D^1/2 lambda| + |D^-1/2 b|): for a Gauss-Seidel sweep the natural
 // map at the mixed iterate, so the grading merit is computed only to confirm convergence (when the
-// measure is at or below the tolerance) or when a history is asked for. Rules (Erleben's notes,
+// measure is at or below the tolerance) or when a history is asked for. The grading merit is the
+// pyramid's natural map, or when the problem has a cone contact (prepared->hasCone) the merit of
+// the problem's own models (cnProblemMeritFromW: the cone merit when every contact is a cone; the
+// layer grades stats->residual the same way for solvers with cn_solverCone). Rules (Erleben's notes,
 // 4.2) on that measure: absolute (confirmed on the merit), relative, stagnation, and divergence
 // (the solve ends with its update above divergence_factor times the smallest of the solve and its
 // merit above the start's, or a sweep runs away past a thousand times the smallest update:
@@ -251,7 +280,8 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
 // clang-format off
 #define CN_SWEEP_PARAM_TABLE( relaxationDefault )                                                              \
     { "iterations", "sweep budget per solve", 10.0, 1.0, 1000000.0, cn_paramInteger, NULL, 0 },               \
-    { "tolerance", "stop when the grading merit (natural map, unit-free) is at most this (0: run the budget)", \
+    { "tolerance", "stop when the grading merit (natural map; the cone merit on problems with cone "         \
+                   "contacts; unit-free) is at most this (0: run the budget)",                               \
       1e-6, 0.0, 1.0, cn_paramNumber, NULL, 0 },                                                              \
     { "deadline_ms", "stop after this many milliseconds of a solve (0: no deadline)", 0.0, 0.0, 1e6,         \
       cn_paramNumber, NULL, 0 },                                                                              \
@@ -267,7 +297,10 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
       cn_paramNumber, NULL, 0 },                                                                              \
     { "divergence_factor", "diverged when a solve's last update is above this times its smallest and "       \
                            "its merit above its start's (0: off)",                                            \
-      2.0, 0.0, 1e300, cn_paramNumber, NULL, 0 }
+      2.0, 0.0, 1e300, cn_paramNumber, NULL, 0 },                                                             \
+    { "de_saxce", "1: the exact Coulomb law (De Saxce's shift of the normal velocity by mu |w_t|); 0: the "   \
+                  "relaxed cone complementarity problem (no shift), as Tasora and Anitescu's PGJ",           \
+      1.0, 0.0, 1.0, cn_paramToggle, NULL, 0 }
 // clang-format on
 
 // ---- the ReLCP recursion (recursion.c) -------------------------------------------------------------

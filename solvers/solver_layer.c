@@ -435,7 +435,22 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
             cnComputeVelocity( problem, prepared, solution->lambda, velocity );
             cnComputeW( problem, prepared, solution->lambda, velocity, w );
             cnMeritsFromW( problem, prepared, solution->lambda, w, &stats->merits );
-            stats->residual = solver->model == cn_modelCone ? stats->merits.cone : stats->merits.naturalMap;
+            // the merit of the model the solver solved: the cone for a cone solver; for one that
+            // takes cone contacts beside pyramid ones (cn_solverCone with cn_modelPyramid: the
+            // sweep solvers) on a problem that has cone contacts, each contact by its own model,
+            // as cnSweepSolve's stopping test (merits.cone exactly when every contact is a cone)
+            if ( solver->model == cn_modelCone )
+            {
+                stats->residual = stats->merits.cone;
+            }
+            else if ( prepared->hasCone && ( solver->caps & cn_solverCone ) != 0 )
+            {
+                stats->residual = cnProblemMeritFromW( problem, prepared, solution->lambda, w );
+            }
+            else
+            {
+                stats->residual = stats->merits.naturalMap;
+            }
             // the merit met the tolerance (a zero tolerance is met by an exact answer)
             if ( stats->status == cn_solveMaxIterations && stats->residual <= budget->tolerance )
             {

@@ -11,4 +11,5 @@ CN_SOLVER( cn_relcpSolver )
 CN_SOLVER( cn_pgsSmSolver )
 CN_SOLVER( cn_newtonMinmapSolver )
 CN_SOLVER( cn_newtonFbSolver )
+CN_SOLVER( cn_ipmSolver )
 // clang-format on

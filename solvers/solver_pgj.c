@@ -11,7 +11,9 @@
 // diverges; 0.3 converges (4 boxes: ~8,600 sweeps to 1e-8; stacks at rest without spin converge
 // at any relaxation up to 1). The default is therefore 0.3, robust rather than fast: PGJ is the
 // solver for parallel sweeps, not for few iterations. Same loop, rules and statuses as PGS
-// (cnSweepSolve); the "kernel" parameter does not apply (a Jacobi sweep is one kernel).
+// (cnSweepSolve); the "kernel" parameter does not apply (a Jacobi sweep is one kernel). A contact
+// with the cone model is one block from the previous iterate, its step scaled by the relaxation:
+// with de_saxce 0 this is Tasora and Anitescu's projected Jacobi on the relaxed cone problem.
 
 #include "solver_kit.h"
 
@@ -30,8 +32,8 @@ const cnSolverVTable cn_pgjSolver = {
     .name = "pgj",
     .description = "projected Gauss-Jacobi (damped, relaxation 0.3)",
     .apiVersion = CN_SOLVER_API_VERSION,
-    .caps =
-        cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
+    .caps = cn_solverFriction | cn_solverCone | cn_solverBounded | cn_solverBilateral | cn_solverExplicit |
+            cn_solverMatrixFree,
     .model = cn_modelPyramid,
     .iterationUnit = "sweep",
     .params = cn_pgjParams,

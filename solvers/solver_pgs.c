@@ -5,7 +5,9 @@
 // after every row (sequential impulses). The loop, the stopping rules and the statuses are
 // cnSweepSolve's; the kernel is sweep.c's (fast by default, "reference" for the textbook
 // arithmetic that reproduces Siconos' lcp_pgs). A zero, negative or non-finite diagonal entry on
-// any row gives cn_solveUnsupported with lambda untouched.
+// any row gives cn_solveUnsupported with lambda untouched. Contacts with the cone model are
+// updated as one block per contact (the exact Coulomb law, or with de_saxce 0 the relaxed cone
+// problem; sweep.c) and graded by the cone merit.
 
 #include "solver_kit.h"
 
@@ -24,8 +26,8 @@ const cnSolverVTable cn_pgsSolver = {
     .name = "pgs",
     .description = "projected Gauss-Seidel (sequential impulses)",
     .apiVersion = CN_SOLVER_API_VERSION,
-    .caps =
-        cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
+    .caps = cn_solverFriction | cn_solverCone | cn_solverBounded | cn_solverBilateral | cn_solverExplicit |
+            cn_solverMatrixFree,
     .model = cn_modelPyramid,
     .iterationUnit = "sweep",
     .params = cn_pgsParams,

@@ -17,6 +17,11 @@
 // one: row by row, the dot product in row order, a division by A_ii, W applied as its 3x3 blocks.
 // It reproduces Siconos' lcp_pgs iterates on their explicit problems; the fast kernel agrees with
 // it to round-off (tests/solvers).
+//
+// A contact group with the exact cone model is one block in all three kernels (cnConeStep, and
+// solver_kit.h at cnSweepHooks): its three w at the current velocities, one step of De Saxce's
+// shifted velocity (or the unshifted one of the relaxed cone problem), the projection on the cone.
+// The branch is taken per group, so the pyramid rows keep their arithmetic bit for bit.
 
 #include "core.h"
 #include "solver_kit.h"
@@ -161,6 +166,25 @@ static inline double cnClamp( double x, double low, double high )
     return x > high ? high : x;
 }
 
+// a contact group solved with the exact cone
+static inline bool cnIsConeGroup( const cnRowGroup* group )
+{
+    return group->kind == cn_groupContact && group->model == cn_frictionCone;
+}
+
+// The new impulses p of a cone group from its impulses `old` and velocities `w` (three each), and
+// its rows' diagonals with softness: y = old - relaxation eta (w_n + s mu |w_t|, w_t1, w_t2) with
+// eta = 3 / (D_n + D_t1 + D_t2) and s = 1 (deSaxce) or 0, then p = Proj_{K_mu}(y). At relaxation 1
+// and s = 1 this is the cone merit's map (merit.c), so its fixed points are the merit's zeros.
+static inline void cnConeStep( const double* diagonal, double mu, double relaxation, bool deSaxce,
+                               const double* old, const double* w, double* p )
+{
+    double eta = 3.0 / ( diagonal[0] + diagonal[1] + diagonal[2] );
+    double step = relaxation * eta;
+    double normal = deSaxce ? w[0] + mu * sqrt( w[1] * w[1] + w[2] * w[2] ) : w[0];
+    cnProjectCone( mu, old[0] - step * normal, old[1] - step * w[1], old[2] - step * w[2], p );
+}
+
 // The flags a kernel copy is compiled for.
 enum
 {
@@ -218,8 +242,56 @@ CN_KERNEL double cnSweepRowUpdate( const cnSweepRow* row, double b, double softn
     return updated;
 }
 
+// A cone group as one block with the body velocities in va and vb: the three w from the same
+// velocities, the cone step, then the velocity update of the three changes, row by row.
+CN_KERNEL void cnSweepConeGroup( const cnSolverProblem* problem, const cnPrepared* prepared,
+                                 const cnRowGroup* group, const cnSweepHooks* hooks, double* lambda,
+                                 cnBodyVelocity* va, cnBodyVelocity* vb, int flags, cnSweepResult* result )
+{
+    int i = group->firstRow;
+    const cnSweepRow* rows = prepared->sweepRows + i;
+    double w[3];
+    for ( int k = 0; k < 3; ++k )
+    {
+        cnPair acc = cnPairSplat( 0.0 );
+        if ( flags & cn_kernelBodyA )
+        {
+            acc = cnDotSide( acc, rows[k].jA, va );
+        }
+        if ( flags & cn_kernelBodyB )
+        {
+            acc = cnDotSide( acc, rows[k].jB, vb );
+        }
+        w[k] = problem->b[i + k] + cnPairSum( acc );
+        if ( flags & cn_kernelSoft )
+        {
+            w[k] += problem->softness[i + k] * lambda[i + k];
+        }
+    }
+    double p[3];
+    cnConeStep( prepared->diagonal + i, group->mu, hooks->relaxation, hooks->relaxedCone == false, lambda + i,
+                w, p );
+    for ( int k = 0; k < 3; ++k )
+    {
+        double delta = p[k] - lambda[i + k];
+        lambda[i + k] = p[k];
+        cnPair spread = cnPairSplat( delta );
+        if ( flags & cn_kernelBodyA )
+        {
+            cnAddScaled( va, rows[k].wjA, spread );
+        }
+        if ( flags & cn_kernelBodyB )
+        {
+            cnAddScaled( vb, rows[k].wjB, spread );
+        }
+        result->updateEnergy += prepared->diagonal[i + k] * delta * delta;
+        result->lambdaEnergy += prepared->diagonal[i + k] * p[k] * p[k];
+    }
+}
+
 // The rows of one group with the body velocities in va and vb. A contact's three rows are unrolled:
-// the normal in [0, inf), the tangents in +-mu lambda_n of the normal just updated.
+// the normal in [0, inf), the tangents in +-mu lambda_n of the normal just updated. A cone contact
+// is one block (cnSweepConeGroup), whatever the hooks.
 CN_KERNEL void cnSweepGroup( const cnSolverProblem* problem, const cnPrepared* prepared,
                              const cnRowGroup* group, const cnSweepHooks* hooks, double* lambda,
                              cnBodyVelocity* va, cnBodyVelocity* vb, int flags, cnSweepResult* result )
@@ -233,6 +305,11 @@ CN_KERNEL void cnSweepGroup( const cnSolverProblem* problem, const cnPrepared* p
     double* memory = ( flags & cn_kernelHooked ) ? hooks->memory : NULL;
     bool frozen = ( flags & cn_kernelHooked ) && hooks->frozenLow != NULL;
     int i = group->firstRow;
+    if ( group->kind == cn_groupContact && group->model == cn_frictionCone )
+    {
+        cnSweepConeGroup( problem, prepared, group, hooks, lambda, va, vb, flags, result );
+        return;
+    }
     if ( group->kind == cn_groupContact && frozen == false )
     {
         double normal = cnSweepRowUpdate(
@@ -388,25 +465,68 @@ static double cnReferenceUpdate( const cnPrepared* prepared, const cnSweepHooks*
     return updated;
 }
 
+// A cone group of the reference and Jacobi kernels: w of its three rows by the textbook products
+// from `from` (Gauss-Seidel: lambda itself; Jacobi: the previous iterate) and `velocity` (W J^T
+// of it), the cone step, the new impulses into lambda; `moveVelocity` (Gauss-Seidel) applies
+// W J_i^T dlambda_i row by row (Jacobi recomputes the velocity after the sweep)
+static void cnReferenceConeGroup( const cnSolverProblem* problem, const cnPrepared* prepared,
+                                  const cnSweepHooks* hooks, const cnRowGroup* group, const double* from,
+                                  double* lambda, double* velocity, bool moveVelocity, cnSweepResult* result )
+{
+    int i = group->firstRow;
+    double old[3];
+    double w[3];
+    for ( int k = 0; k < 3; ++k )
+    {
+        old[k] = from[i + k];
+        w[k] = cnReferenceRowValue( problem, from, velocity, i + k );
+    }
+    double p[3];
+    cnConeStep( prepared->diagonal + i, group->mu, hooks->relaxation, hooks->relaxedCone == false, old, w,
+                p );
+    for ( int k = 0; k < 3; ++k )
+    {
+        double delta = p[k] - old[k];
+        lambda[i + k] = p[k];
+        if ( moveVelocity && problem->matrix == NULL )
+        {
+            cnApplyRowImpulse( problem, i + k, delta, velocity );
+        }
+        result->updateEnergy += prepared->diagonal[i + k] * delta * delta;
+        result->lambdaEnergy += prepared->diagonal[i + k] * p[k] * p[k];
+    }
+}
+
+// group by group, row by row within a group: the row order of the textbook sweep (the groups tile
+// the rows in order)
 static void cnSweepReference( const cnSolverProblem* problem, const cnPrepared* prepared,
                               const cnSweepHooks* hooks, double* lambda, double* velocity,
                               cnSweepResult* result )
 {
-    for ( int i = 0; i < problem->rowCount; ++i )
+    for ( int g = 0; g < problem->groupCount; ++g )
     {
-        double w = cnReferenceRowValue( problem, lambda, velocity, i );
-        double low, high;
-        cnHookedBounds( problem, prepared, hooks, lambda, i, &low, &high );
-        double old = lambda[i];
-        double updated = cnReferenceUpdate( prepared, hooks, old, w, low, high, i );
-        double delta = updated - old;
-        lambda[i] = updated;
-        if ( problem->matrix == NULL )
+        const cnRowGroup* group = problem->groups + g;
+        if ( cnIsConeGroup( group ) )
         {
-            cnApplyRowImpulse( problem, i, delta, velocity );
+            cnReferenceConeGroup( problem, prepared, hooks, group, lambda, lambda, velocity, true, result );
+            continue;
         }
-        result->updateEnergy += prepared->diagonal[i] * delta * delta;
-        result->lambdaEnergy += prepared->diagonal[i] * updated * updated;
+        for ( int i = group->firstRow; i < group->firstRow + group->rowCount; ++i )
+        {
+            double w = cnReferenceRowValue( problem, lambda, velocity, i );
+            double low, high;
+            cnHookedBounds( problem, prepared, hooks, lambda, i, &low, &high );
+            double old = lambda[i];
+            double updated = cnReferenceUpdate( prepared, hooks, old, w, low, high, i );
+            double delta = updated - old;
+            lambda[i] = updated;
+            if ( problem->matrix == NULL )
+            {
+                cnApplyRowImpulse( problem, i, delta, velocity );
+            }
+            result->updateEnergy += prepared->diagonal[i] * delta * delta;
+            result->lambdaEnergy += prepared->diagonal[i] * updated * updated;
+        }
     }
 }
 
@@ -414,16 +534,26 @@ static void cnSweepJacobi( const cnSolverProblem* problem, const cnPrepared* pre
                            const cnSweepHooks* hooks, double* lambda, double* velocity,
                            const double* previous, cnSweepResult* result )
 {
-    for ( int i = 0; i < problem->rowCount; ++i )
+    for ( int g = 0; g < problem->groupCount; ++g )
     {
-        double w = cnReferenceRowValue( problem, previous, velocity, i );
-        double low, high;
-        cnHookedBounds( problem, prepared, hooks, previous, i, &low, &high );
-        double updated = cnReferenceUpdate( prepared, hooks, previous[i], w, low, high, i );
-        double delta = updated - previous[i];
-        lambda[i] = updated;
-        result->updateEnergy += prepared->diagonal[i] * delta * delta;
-        result->lambdaEnergy += prepared->diagonal[i] * updated * updated;
+        const cnRowGroup* group = problem->groups + g;
+        if ( cnIsConeGroup( group ) )
+        {
+            cnReferenceConeGroup( problem, prepared, hooks, group, previous, lambda, velocity, false,
+                                  result );
+            continue;
+        }
+        for ( int i = group->firstRow; i < group->firstRow + group->rowCount; ++i )
+        {
+            double w = cnReferenceRowValue( problem, previous, velocity, i );
+            double low, high;
+            cnHookedBounds( problem, prepared, hooks, previous, i, &low, &high );
+            double updated = cnReferenceUpdate( prepared, hooks, previous[i], w, low, high, i );
+            double delta = updated - previous[i];
+            lambda[i] = updated;
+            result->updateEnergy += prepared->diagonal[i] * delta * delta;
+            result->lambdaEnergy += prepared->diagonal[i] * updated * updated;
+        }
     }
     cnComputeVelocity( problem, prepared, lambda, velocity );
 }
@@ -463,11 +593,19 @@ cnSweepResult cnSweep( const cnSolverProblem* problem, const cnPrepared* prepare
 #define CN_RUNAWAY_MEASURE  0.1
 #define CN_RUNAWAY_FACTOR   1e3
 
-// the grading merit of the solver's model (pyramid) of the current iterate
+// the grading merit of the current iterate: the pyramid's natural map, or with cone contacts the
+// merit of each contact's own model (the cone merit when all are cones), what the layer grades
+// stats->residual by for these solvers. With de_saxce 0 it is still the exact law's merit: the
+// relaxed problem's answer is graded by what it departs from, and a sliding contact's answer does
+// not confirm (the solve ends on its budget, or on relative or stagnation tolerance).
 static double cnCurrentMerit( const cnSolverProblem* problem, const cnPrepared* prepared,
                               const double* lambda, const double* velocity, double* w )
 {
     cnComputeW( problem, prepared, lambda, velocity, w );
+    if ( prepared->hasCone )
+    {
+        return cnProblemMeritFromW( problem, prepared, lambda, w );
+    }
     return cnModelMeritFromW( problem, prepared, cn_modelPyramid, lambda, w );
 }
 
@@ -494,6 +632,8 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
         .memory = memory,
         .reference =
             (int)cnSolverParamValue( table, paramCount, params, cn_sweepParamKernel ) == cn_kernelReference,
+        .relaxedCone = paramCount > cn_sweepParamDeSaxce &&
+                       cnSolverParamValue( table, paramCount, params, cn_sweepParamDeSaxce ) == 0.0,
     };
     double relativeTolerance =
         cnSolverParamValue( table, paramCount, params, cn_sweepParamRelativeTolerance );

@@ -38,6 +38,7 @@ typedef struct LcpOptions
     char* names; // storage for the --param names
     bool history;
     bool cold;
+    bool cone; // --friction cone: every contact group of the problem read takes the cone model
     bool help;
 } LcpOptions;
 
@@ -55,6 +56,8 @@ void PrintLcpUsage( FILE* stream )
         "  --param NAME=VALUE    set any parameter of the solver (repeatable; cairn solvers lists them)\n"
         "  --tol X               the solver's \"tolerance\" parameter (default: the solver's)\n"
         "  --max-iter N          the solver's \"iterations\" parameter, an integer >= 1\n"
+        "  --friction MODEL      pyramid (default: the file's box friction) or cone (the exact Coulomb\n"
+        "                        cone for every contact; solvers with the cone capability only)\n"
         "  --history             record the grading merit after every iteration (into --out)\n"
         "  --cold                start from lambda = 0 even when the file has a start block\n"
         "  --out FILE.json       write the solution (lambda, w), the merits and the statistics as JSON\n"
@@ -195,6 +198,16 @@ static int ParseLcpOptions( int argc, char** argv, LcpOptions* options )
             options->settings[options->settingCount++] = ( LcpSetting ){
                 .option = "--param", .name = name, .text = equals + 1, .number = (double)NAN };
         }
+        else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--friction", &value ) ) == 1 &&
+                  value[0] != '\0' )
+        {
+            if ( strcmp( value, "cone" ) != 0 && strcmp( value, "pyramid" ) != 0 )
+            {
+                UsageError( "lcp", "--friction expects cone or pyramid, got '%s'", value );
+                return exitUsage;
+            }
+            options->cone = value[0] == 'c';
+        }
         else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--out", &value ) ) == 1 )
         {
             options->outPath = value;
@@ -206,7 +219,7 @@ static int ParseLcpOptions( int argc, char** argv, LcpOptions* options )
         }
         else if ( match == 1 )
         {
-            // --tol=, --max-iter= or --param= with nothing after it; reported below
+            // --tol=, --max-iter=, --param= or --friction= with nothing after it; reported below
         }
         else
         {
@@ -354,6 +367,7 @@ typedef struct LcpResult
     const cnSolverStats* stats;
     const double* lambda;
     const double* w;
+    bool cone;                  // --friction cone
     bool fromFile;              // started from the file's start block
     const double* history;      // NULL without --history
     bool hasReference;          // the file has a reference block
@@ -372,7 +386,8 @@ static cJSON* BuildLcpReport( const char* path, const cnFileProblem* file, const
               AddNumber( root, "rows", (double)n );
     if ( ok && file->format != cn_problemSiconosLcp )
     {
-        ok = AddNumber( root, "contacts", (double)file->contactCount );
+        ok = AddNumber( root, "contacts", (double)file->contactCount ) &&
+             cJSON_AddStringToObject( root, "friction", result->cone ? "cone" : "pyramid" ) != NULL;
     }
     cJSON* paramObject = ok ? cJSON_AddObjectToObject( root, "params" ) : NULL;
     ok = paramObject != NULL;
@@ -507,6 +522,15 @@ int LcpCommand( int argc, char** argv )
         return exitFailure;
     }
 
+    // --friction cone: the exact cone for every contact (the readers give the pyramid)
+    for ( int g = 0; options.cone && g < file.problem.groupCount; ++g )
+    {
+        if ( file.problem.groups[g].kind == cn_groupContact )
+        {
+            file.problem.groups[g].model = cn_frictionCone;
+        }
+    }
+
     // the history: the merit at the start and after each iteration of the budget
     int n = file.problem.rowCount;
     int historyCapacity = 0;
@@ -520,7 +544,8 @@ int LcpCommand( int argc, char** argv )
     double* w = calloc( (size_t)n + 1, sizeof( double ) );
     double* history = options.history ? calloc( (size_t)historyCapacity, sizeof( double ) ) : NULL;
     cnSolverStats stats = { 0 };
-    LcpResult result = { .stats = &stats, .lambda = lambda, .w = w, .history = history };
+    LcpResult result = {
+        .stats = &stats, .lambda = lambda, .w = w, .history = history, .cone = options.cone };
     if ( lambda == NULL || w == NULL || ( options.history && history == NULL ) )
     {
         fprintf( stderr, "cairn lcp: out of memory\n" );

@@ -456,10 +456,45 @@ static const char* vwEngineReason( const vwApp* app, long long before, const cha
     return prefixed ? colon + 2 : text;
 }
 
+// The friction model a solver needs: the cone for one that solves only the exact cone (ipm), the
+// pyramid for one that solves only the pyramid (pgs_sm, lemke, ...); the world's own otherwise.
+static cnFrictionModel vwModelFor( const cnSolverVTable* solver, cnFrictionModel current )
+{
+    bool cone = ( solver->caps & cn_solverCone ) != 0;
+    bool pyramid = ( solver->caps & cn_solverFriction ) != 0;
+    if ( cone && !pyramid )
+    {
+        return cn_frictionCone;
+    }
+    if ( pyramid && !cone )
+    {
+        return cn_frictionPyramid;
+    }
+    return current;
+}
+
 bool vwSelectSolver( vwApp* app, const char* name )
 {
     long long before = app->engineMessages;
+    // a solver of the other friction model takes the world to its model: before the swap when
+    // leaving the cone (the world refuses a pyramid-only solver while it is on the cone), after it
+    // when going to the cone (the world refuses the cone with a solver that lacks it)
+    const cnSolverVTable* wanted = cnFindSolver( name );
+    cnFrictionModel current = cnWorld_GetFrictionModel( app->worldId );
+    cnFrictionModel model = wanted != NULL ? vwModelFor( wanted, current ) : current;
+    if ( model != current && model == cn_frictionPyramid )
+    {
+        cnWorld_SetFrictionModel( app->worldId, model );
+    }
     cnStatus status = cnWorld_SetSolver( app->worldId, name );
+    if ( status == cn_statusOk && model != current && model == cn_frictionCone )
+    {
+        cnWorld_SetFrictionModel( app->worldId, model );
+    }
+    if ( status != cn_statusOk && model != current )
+    {
+        cnWorld_SetFrictionModel( app->worldId, current );
+    }
     if ( status != cn_statusOk )
     {
         // the engine logged why (unknown, or cannot run in this world): say it on the message line
@@ -473,10 +508,31 @@ bool vwSelectSolver( vwApp* app, const char* name )
         app->selectedParam = 0;
     }
     // a solver accepted with a warning (lemke drops friction) says so on a second line
-    const char* warning = vwEngineReason( app, before, NULL );
-    vwSetMessage( app, "solver: %s (%s)%s%s", solver->name, solver->description, warning != NULL ? "\n" : "",
-                  warning != NULL ? warning : "" );
+    const char* warning = model != current ? NULL : vwEngineReason( app, before, NULL );
+    vwSetMessage( app, "solver: %s (%s)%s%s%s", solver->name, solver->description,
+                  model != current
+                      ? ( model == cn_frictionCone ? "\nfriction: the exact cone (this solver's model)"
+                                                   : "\nfriction: the pyramid (this solver's model)" )
+                      : "",
+                  warning != NULL ? "\n" : "", warning != NULL ? warning : "" );
     return true;
+}
+
+void vwToggleFriction( vwApp* app )
+{
+    cnFrictionModel current = cnWorld_GetFrictionModel( app->worldId );
+    cnFrictionModel next = current == cn_frictionCone ? cn_frictionPyramid : cn_frictionCone;
+    long long before = app->engineMessages;
+    cnStatus status = cnWorld_SetFrictionModel( app->worldId, next );
+    if ( status != cn_statusOk )
+    {
+        vwSetMessage( app, "friction %s refused: %s", next == cn_frictionCone ? "cone" : "pyramid",
+                      vwEngineReason( app, before, cnStatusString( status ) ) );
+        return;
+    }
+    vwSetMessage( app, "friction: %s",
+                  next == cn_frictionCone ? "the exact cone (the same in every direction)"
+                                          : "the pyramid (box friction along two axes)" );
 }
 
 bool vwSetParam( vwApp* app, const char* name, double value )
@@ -1083,6 +1139,12 @@ static void vwKeyCallback( GLFWwindow* window, int key, int scancode, int action
         case GLFW_KEY_LEFT:
         case GLFW_KEY_RIGHT:
             vwNudgeParam( app, key == GLFW_KEY_RIGHT ? 1 : -1 );
+            break;
+        case GLFW_KEY_F:
+            vwToggleFriction( app );
+            break;
+        case GLFW_KEY_0:
+            vwCycleSolver( app, 9 );
             break;
         default:
             if ( key >= GLFW_KEY_1 && key <= GLFW_KEY_9 )

@@ -238,6 +238,9 @@ void vwSetMessage( vwApp* app, const char* format, ... )
 #endif
     ;
 bool vwSelectSolver( vwApp* app, const char* name );
+// Switch the world between the friction pyramid and the exact cone (refused, with the message
+// saying why, when the solver cannot take the other model).
+void vwToggleFriction( vwApp* app );
 bool vwSetParam( vwApp* app, const char* name, double value );
 /// A parameter from text (a number, a choice's name, true/false: cnParseSolverParam).
 bool vwSetParamText( vwApp* app, const char* name, const char* text );

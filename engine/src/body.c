@@ -196,6 +196,13 @@ static cnStatus cnCheckBodyDef( const cnWorld* world, const cnBodyDef* def, char
             return cn_statusNonFinite;
         }
     }
+    if ( def->fixedRotation && def->type == cn_dynamicBody &&
+         ( def->angularVelocity.x != 0.0 || def->angularVelocity.y != 0.0 || def->angularVelocity.z != 0.0 ) )
+    {
+        cnFormat( message, size, "angularVelocity: a body with fixedRotation cannot spin, got (%g, %g, %g)",
+                  def->angularVelocity.x, def->angularVelocity.y, def->angularVelocity.z );
+        return cn_statusInvalidArgument;
+    }
     if ( def->linearDamping < 0.0 || def->angularDamping < 0.0 )
     {
         cnFormat( message, size, "damping must be >= 0, got linear %g, angular %g", def->linearDamping,
@@ -342,7 +349,8 @@ cnBodyId cnCreateBody( cnWorldId worldId, const cnBodyDef* def )
     b->linearDamping[row] = def->linearDamping;
     b->angularDamping[row] = def->angularDamping;
     b->gravityScale[row] = def->gravityScale;
-    b->flags[row] = def->customMobility ? cn_bodyCustomMobility : 0u;
+    b->flags[row] = ( def->customMobility ? cn_bodyCustomMobility : 0u ) |
+                    ( def->fixedRotation ? cn_bodyFixedRotation : 0u );
     b->headShape[row] = CN_NULL_INDEX;
     b->shapeCount[row] = 0;
     b->name[row] = name;
@@ -538,6 +546,15 @@ cnStatus cnBody_SetAngularVelocity( cnBodyId bodyId, cnVec3 velocity )
     int row;
     cnStatus status;
     cnWorld* world = cnBodyForVector( bodyId, velocity, "cnBody_SetAngularVelocity", &row, &status );
+    if ( world != NULL && world->bodies.type[row] == cn_dynamicBody &&
+         cnIsRotationFixed( &world->bodies, row ) &&
+         ( velocity.x != 0.0 || velocity.y != 0.0 || velocity.z != 0.0 ) )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnBody_SetAngularVelocity: the body has fixed rotation and cannot spin (%g, %g, %g)",
+                    velocity.x, velocity.y, velocity.z );
+        return cn_statusInvalidArgument;
+    }
     if ( world != NULL && world->bodies.type[row] != cn_staticBody )
     {
         world->bodies.angularVelocity[row] = velocity;
@@ -671,11 +688,52 @@ cnStatus cnBody_SetMassData( cnBodyId bodyId, const cnMassData* massData )
         b->mass[row] = massData->mass;
         b->invMass[row] = 1.0 / massData->mass;
         b->inertia[row] = massData->inertia;
-        b->invInertia[row] = cnInvertMat3( massData->inertia );
+        b->invInertia[row] = cnIsRotationFixed( b, row ) ? cn_mat3Zero : cnInvertMat3( massData->inertia );
     }
     b->localCenter[row] = massData->center;
     b->center[row] = cnTransformPoint( b->transform[row], massData->center );
     return cn_statusOk;
+}
+
+cnStatus cnBody_SetFixedRotation( cnBodyId bodyId, bool fixedRotation )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnBody_SetFixedRotation: called from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+    cnBodyStore* b = &world->bodies;
+    if ( fixedRotation )
+    {
+        b->flags[row] |= cn_bodyFixedRotation;
+    }
+    else
+    {
+        b->flags[row] &= ~(uint32_t)cn_bodyFixedRotation;
+    }
+    if ( b->type[row] == cn_dynamicBody )
+    {
+        b->invInertia[row] = fixedRotation ? cn_mat3Zero : cnInvertMat3( b->inertia[row] );
+        if ( fixedRotation )
+        {
+            b->angularVelocity[row] = cn_vec3Zero;
+        }
+    }
+    return cn_statusOk;
+}
+
+bool cnBody_IsFixedRotation( cnBodyId bodyId )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    return world != NULL && cnIsRotationFixed( &world->bodies, row );
 }
 
 cnStatus cnBody_SetMobility( cnBodyId bodyId, cnMat3 linearMobility, cnMat3 angularMobility )

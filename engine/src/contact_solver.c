@@ -127,7 +127,10 @@ static void cnPrepareBodies( const cnWorld* world, cnContactRows* rows )
         if ( overdamped )
         {
             cnStoreBlock( rows->wLinear + 9 * k, cnRotateTensor( q, bodies->linearMobility[row] ) );
-            cnStoreBlock( rows->wAngular + 9 * k, cnRotateTensor( q, bodies->angularMobility[row] ) );
+            // a body with fixed rotation: no angular mobility
+            cnStoreBlock( rows->wAngular + 9 * k, cnIsRotationFixed( bodies, row )
+                                                      ? cn_mat3Zero
+                                                      : cnRotateTensor( q, bodies->angularMobility[row] ) );
         }
         else
         {
@@ -199,14 +202,16 @@ static double cnRowDiagonal( const cnContactRows* rows, int i )
     return diagonal;
 }
 
-static void cnAddGroup( cnContactRows* rows, int firstRow, int rowCount, cnGroupKind kind, double mu )
+// `model`: the friction model of a contact group (the world's), cn_frictionPyramid for the others
+static void cnAddGroup( cnContactRows* rows, int firstRow, int rowCount, cnGroupKind kind, double mu,
+                        cnFrictionModel model )
 {
     cnSolverProblem* p = &rows->problem;
     p->groups[p->groupCount++] = ( cnRowGroup ){
         .firstRow = firstRow,
         .rowCount = rowCount,
         .kind = (uint8_t)kind,
-        .model = cn_frictionPyramid,
+        .model = (uint8_t)( kind == cn_groupContact ? model : cn_frictionPyramid ),
         .mu = mu,
     };
 }
@@ -285,7 +290,7 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
             }
             if ( friction == false )
             {
-                cnAddGroup( rows, normalRow, 1, cn_groupNormal, 0.0 );
+                cnAddGroup( rows, normalRow, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
                 continue;
             }
 
@@ -310,7 +315,7 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
                     rows->lambda[i] = cnDot( contact->tangentImpulse[k], tangents[j] );
                 }
             }
-            cnAddGroup( rows, normalRow, 3, cn_groupContact, mu );
+            cnAddGroup( rows, normalRow, 3, cn_groupContact, mu, world->def.frictionModel );
         }
     }
     return dropped;
@@ -602,7 +607,7 @@ static int cnAddStartRows( cnOracleContext* context, const int shapeIndex[2], co
         int ra = bodies->type[bodyRow[0]] == cn_staticBody ? -1 : bodyRow[0];
         int rb = bodies->type[bodyRow[1]] == cn_staticBody ? -1 : bodyRow[1];
         int i = cnAddRow( rows, world, ra, rb, rA, rB, mp->normal, mp->separation / context->timeStep );
-        cnAddGroup( rows, i, 1, cn_groupNormal, 0.0 );
+        cnAddGroup( rows, i, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
         rows->contact[i] = -1;
         rows->point[i] = 0;
         rows->slot[i] = CN_RECURSION_SLOT;
@@ -803,7 +808,7 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
                     problem->b[i] -= jacobians[side][j] * ( d[j] + velocity[j] );
                 }
             }
-            cnAddGroup( rows, i, 1, cn_groupNormal, 0.0 );
+            cnAddGroup( rows, i, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
             rows->contact[i] = c;
             rows->point[i] = 0;
             rows->slot[i] = CN_RECURSION_SLOT;
@@ -1028,7 +1033,11 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
     cnArena* arena = &world->arena;
     const cnSolverVTable* solver = world->solver;
     bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
-    bool friction = ( solver->caps & cn_solverFriction ) != 0;
+    // contact groups of the world's friction model, when the solver takes them (a cone world's
+    // solver always does: the world refuses others); else frictionless normals
+    bool friction =
+        ( solver->caps &
+          ( world->def.frictionModel == cn_frictionCone ? cn_solverCone : cn_solverFriction ) ) != 0;
     int warmIndex = cnFindSolverParam( solver, "warm_start" );
     bool warmStart = warmIndex < 0 || world->solverParams[warmIndex] >= 0.5;
 

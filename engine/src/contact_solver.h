@@ -6,7 +6,8 @@
 // The stages read as Box2D v3's contact solver does: prepare, warm start, solve, relax, store,
 // apply (contact_solver.c).
 //
-// Per contact point a contact group: a normal row and two tangent rows (the friction pyramid).
+// Per contact point a contact group: a normal row and two tangent rows, with the world's friction
+// model (cnWorldDef.frictionModel: the pyramid, or the exact cone for a solver with cn_solverCone).
 // The first tangent follows the sliding direction when the point slides, so that sliding friction
 // is exactly Coulomb's along it; at rest it is a fixed function of the normal. Tangent impulses
 // are cached as world vectors and projected on whatever basis the next step uses. A solver that
@@ -31,6 +32,7 @@
 // point, so the bodies end the step just touching (the ReLCP paper's constraint), then the
 // contact recursion levels (cnWorldDef.contactRecursions).
 
+#include "cairn/solver.h"
 #include "cairn/types.h"
 
 typedef struct cnWorld cnWorld;
@@ -46,3 +48,6 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
 // Solver management (world.c calls these; world_solver.c).
 cnStatus cnInitWorldSolver( cnWorld* world, const cnSolverSettings* settings, char* message, int size );
 void cnDestroyWorldSolver( cnWorld* world );
+// Why `solver` (which lacks cn_solverCone) cannot run a world whose friction model is the cone,
+// naming the registered solvers that can.
+void cnFormatConeRefusal( const cnSolverVTable* solver, char* message, int size );

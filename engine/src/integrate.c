@@ -26,6 +26,9 @@
 //
 // Overdamped bodies have no memory: v = R M_lin R^T f, omega = R M_ang R^T tau.
 //
+// A body with fixed rotation has a zero inverse inertia (and its angular mobility is not used), so
+// omega is zero after every prediction and every solve: torques and contacts never turn it.
+//
 // f and tau are everything that acts in the step: the forces applied for this step
 // (cnBody_ApplyForce, user systems), gravity, and each body's constant force and torque.
 
@@ -123,7 +126,10 @@ bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             // velocity = mobility x force, mobility rotated from the body frame to the world
             b->linearVelocity[row] = cnMulMV( cnRotateTensor( q, b->linearMobility[row] ), b->force[row] );
-            b->angularVelocity[row] = cnMulMV( cnRotateTensor( q, b->angularMobility[row] ), b->torque[row] );
+            b->angularVelocity[row] =
+                cnIsRotationFixed( b, row )
+                    ? cn_vec3Zero
+                    : cnMulMV( cnRotateTensor( q, b->angularMobility[row] ), b->torque[row] );
             continue;
         }
 

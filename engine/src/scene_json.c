@@ -2267,12 +2267,14 @@ static const char* const cn_topKeys[] = { "version", "description", "world",  "m
 static const char* const cn_worldKeys[] = { "gravity",
                                             "dt",
                                             "dynamics",
+                                            "friction_model",
                                             "sleeping",
                                             "viscosity",
                                             "solver",
                                             "substeps",
                                             "contact_hertz",
                                             "contact_margin",
+                                            "aabb_margin",
                                             "contact_recursions",
                                             "relax_iterations",
                                             "max_linear_speed",
@@ -2291,10 +2293,13 @@ static const char* const cn_bodyKeys[] = { "name",
                                            "gravity_scale",
                                            "force",
                                            "torque",
+                                           "fixed_rotation",
                                            "mobility",
                                            "shapes" };
 static const char* const cn_mobilityKeys[] = { "linear", "angular" };
 static const char* const cn_dynamicsNames[] = { "inertial", "overdamped" };
+// in cnFrictionModel order
+static const char* const cn_frictionModelNames[] = { "pyramid", "cone" };
 static const char* const cn_bodyTypeNames[] = { "static", "kinematic", "dynamic" };
 // in cnShapeType order
 static const char* const cn_shapeTypeNames[] = { "sphere",    "box",   "capsule", "cylinder",
@@ -2556,6 +2561,51 @@ static bool cnReadSolver( cnLoader* L, const cJSON* item, cnSolverSettings* solv
     return true;
 }
 
+// The exact cone needs a solver that has it: the error is at "friction_model" (or, when the
+// cone came from the caller's def, at the solver's name or the world).
+static bool cnCheckFrictionSolver( cnLoader* L, const cJSON* item, const cnWorldDef* def )
+{
+    const cnSolverVTable* solver = cnFindSolver( def->solver.name );
+    if ( def->frictionModel != cn_frictionCone || solver == NULL || ( solver->caps & cn_solverCone ) != 0 )
+    {
+        return true;
+    }
+    char names[200];
+    cnText text = cnMakeText( names, sizeof( names ) );
+    for ( int i = 0; i < cnGetSolverCount(); ++i )
+    {
+        const cnSolverVTable* other = cnGetSolverAt( i );
+        if ( ( other->caps & cn_solverCone ) != 0 && ( other->caps & cn_solverMatrixFree ) != 0 )
+        {
+            cnAppend( &text, text.length > 0 ? ", " : "" );
+            cnAppend( &text, other->name );
+        }
+    }
+    cnFinishText( &text );
+    const cJSON* solverItem = cJSON_GetObjectItemCaseSensitive( item, "solver" );
+    if ( cJSON_GetObjectItemCaseSensitive( item, "friction_model" ) != NULL )
+    {
+        cnPushKey( L, "friction_model" );
+    }
+    else if ( cJSON_GetObjectItemCaseSensitive( solverItem, "name" ) != NULL )
+    {
+        cnPushKey( L, "solver" );
+        cnPushKey( L, "name" );
+    }
+    if ( names[0] == 0 )
+    {
+        return cnFail(
+            L, cn_statusSchemaError,
+            "friction_model \"cone\" needs a solver with the exact friction cone, and solver \"%s\" "
+            "has none (no registered solver has it)",
+            solver->name );
+    }
+    return cnFail( L, cn_statusSchemaError,
+                   "friction_model \"cone\" needs a solver with the exact friction cone, and solver \"%s\" "
+                   "has none (solvers with it: %s)",
+                   solver->name, names );
+}
+
 static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
 {
     if ( cnExpectObject( L, item ) == false )
@@ -2571,6 +2621,8 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
          cnReadNumberMember( L, item, "contact_hertz", false, cn_positiveNumber, &def->contactHertz ) ==
              false ||
          cnReadNumberMember( L, item, "contact_margin", false, cn_nonNegativeNumber, &def->contactMargin ) ==
+             false ||
+         cnReadNumberMember( L, item, "aabb_margin", false, cn_nonNegativeNumber, &def->aabbMargin ) ==
              false ||
          cnReadIntegerMember( L, item, "relax_iterations", false, &def->relaxIterations ) == false ||
          cnReadNumberMember( L, item, "max_linear_speed", false, cn_positiveNumber, &def->maxLinearSpeed ) ==
@@ -2651,7 +2703,15 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
         }
         cnPop( L );
     }
-    return true;
+
+    int model = (int)def->frictionModel;
+    if ( cnReadChoiceMember( L, item, "friction_model", false, cn_frictionModelNames,
+                             CN_COUNT( cn_frictionModelNames ), "friction model", &model ) == false )
+    {
+        return false;
+    }
+    def->frictionModel = (cnFrictionModel)model;
+    return cnCheckFrictionSolver( L, item, def );
 }
 
 // The members of a material object over `out` (which holds the defaults).
@@ -3140,6 +3200,32 @@ static bool cnReadBody( cnLoader* L, const cJSON* item, cnBodyDef* def )
          cnReadVec3Member( L, item, "torque", false, cn_anyNumber, &def->constantTorque ) == false )
     {
         return false;
+    }
+
+    const cJSON* fixedRotation = cnMember( L, item, "fixed_rotation", false );
+    if ( fixedRotation != NULL )
+    {
+        cnPushKey( L, "fixed_rotation" );
+        if ( cnCheckBool( L, fixedRotation, &def->fixedRotation ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+    }
+    cnVec3 spin = def->angularVelocity;
+    if ( def->fixedRotation && def->type == cn_dynamicBody &&
+         ( spin.x != 0.0 || spin.y != 0.0 || spin.z != 0.0 ) )
+    {
+        char x[32];
+        char y[32];
+        char z[32];
+        cnFormatNumber( x, (int)sizeof( x ), spin.x );
+        cnFormatNumber( y, (int)sizeof( y ), spin.y );
+        cnFormatNumber( z, (int)sizeof( z ), spin.z );
+        cnPushKey( L, "angular_velocity" );
+        return cnFail( L, cn_statusSchemaError,
+                       "a body with fixed_rotation cannot spin: expected [0, 0, 0], got [%s, %s, %s]", x, y,
+                       z );
     }
 
     const cJSON* mobility = cnMember( L, item, "mobility", false );

@@ -176,7 +176,7 @@ void cnUpdateBodyMass( cnWorld* world, int row )
         b->inertia[row] = cn_mat3Identity;
     }
     b->invMass[row] = 1.0 / b->mass[row];
-    b->invInertia[row] = cnInvertMat3( b->inertia[row] );
+    b->invInertia[row] = cnIsRotationFixed( b, row ) ? cn_mat3Zero : cnInvertMat3( b->inertia[row] );
 }
 
 // creation and destruction ----------------------------------------------------------------------

@@ -11,6 +11,7 @@ cnWorldDef cnDefaultWorldDef( void )
     memset( &def, 0, sizeof( def ) );
     def.gravity = cnMakeVec3( 0.0, 0.0, -9.81 );
     def.dynamics = cn_dynamicsInertial;
+    def.frictionModel = cn_frictionPyramid;
     def.viscosity = 1.0;
     def.timeStep = 1.0 / 60.0;
     def.substeps = 0;

@@ -102,6 +102,11 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
         cnFormat( message, size, "world def: unknown dynamics mode %d", (int)def->dynamics );
         return false;
     }
+    if ( (int)def->frictionModel < 0 || def->frictionModel >= cn_frictionModelCount )
+    {
+        cnFormat( message, size, "world def: unknown friction model %d", (int)def->frictionModel );
+        return false;
+    }
     if ( !( isfinite( def->viscosity ) && def->viscosity > 0.0 ) )
     {
         cnFormat( message, size, "world def: viscosity must be a positive number, got %g", def->viscosity );

@@ -26,6 +26,8 @@ enum
 {
     cn_bodyCustomMass = 1u << 0,
     cn_bodyCustomMobility = 1u << 1,
+    // does not rotate (cnBodyDef.fixedRotation): zero inverse inertia, angular mobility not used
+    cn_bodyFixedRotation = 1u << 2,
 };
 
 // Sparse side: one slot per body id, stable for the body's lifetime.
@@ -85,6 +87,13 @@ typedef struct cnBodyStore
     CN_BODY_COMPONENTS( CN_DECLARE_COMPONENT )
 #undef CN_DECLARE_COMPONENT
 } cnBodyStore;
+
+// The body's rotation is stopped (cnBodyDef.fixedRotation): its inverse inertia is zero and its
+// angular mobility is not used. Dynamic bodies only: nothing rotates the others but the user.
+static inline bool cnIsRotationFixed( const cnBodyStore* store, int row )
+{
+    return ( store->flags[row] & cn_bodyFixedRotation ) != 0;
+}
 
 // A shape in the world's shape pool. Shapes of one body form a list through `next`.
 typedef struct cnShape

@@ -33,6 +33,49 @@ static const char* cnSolverRefusal( const cnSolverVTable* solver )
     return NULL;
 }
 
+void cnFormatConeRefusal( const cnSolverVTable* solver, char* message, int size )
+{
+    char names[256] = "";
+    for ( int i = 0; i < cnGetSolverCount(); ++i )
+    {
+        const cnSolverVTable* other = cnGetSolverAt( i );
+        if ( ( other->caps & cn_solverCone ) != 0 && ( other->caps & cn_solverMatrixFree ) != 0 )
+        {
+            size_t used = strlen( names );
+            cnFormat( names + used, (int)( sizeof( names ) - used ), "%s%s", used > 0 ? ", " : "",
+                      other->name );
+        }
+    }
+    if ( names[0] != 0 )
+    {
+        cnFormat( message, size,
+                  "friction model \"cone\" needs a solver with the exact friction cone, and solver '%s' "
+                  "has none (solvers with it: %s)",
+                  solver->name, names );
+    }
+    else
+    {
+        cnFormat( message, size,
+                  "friction model \"cone\" needs a solver with the exact friction cone, and solver '%s' "
+                  "has none (no registered solver has it)",
+                  solver->name );
+    }
+}
+
+// a pyramid world whose solver takes no pyramid friction rows runs frictionless: say so
+static void cnWarnFrictionless( const cnWorld* world )
+{
+    if ( world->def.frictionModel == cn_frictionPyramid && ( world->solver->caps & cn_solverFriction ) == 0 )
+    {
+        cnLogWorld( world, cn_logWarning, cn_statusUnsupported,
+                    "solver '%s' takes no friction rows%s: contacts are solved frictionless while it runs "
+                    "(each step with friction says friction_dropped)",
+                    world->solver->name,
+                    ( world->solver->caps & cn_solverCone ) != 0 ? " of the pyramid (only the exact cone)"
+                                                                 : "" );
+    }
+}
+
 // make `solver` the world's: new state first, so a failure leaves the old one running
 static cnStatus cnSwapSolver( cnWorld* world, const cnSolverVTable* solver, char* message, int size )
 {
@@ -47,6 +90,11 @@ static cnStatus cnSwapSolver( cnWorld* world, const cnSolverVTable* solver, char
     if ( refusal != NULL )
     {
         cnFormat( message, size, "solver '%s' cannot run in a world: %s", solver->name, refusal );
+        return cn_statusUnsupported;
+    }
+    if ( world->def.frictionModel == cn_frictionCone && ( solver->caps & cn_solverCone ) == 0 )
+    {
+        cnFormatConeRefusal( solver, message, size );
         return cn_statusUnsupported;
     }
 
@@ -83,13 +131,7 @@ static cnStatus cnSwapSolver( cnWorld* world, const cnSolverVTable* solver, char
     memcpy( world->solverParams, params, (size_t)solver->paramCount * sizeof( double ) );
     memset( world->def.solver.name, 0, sizeof( world->def.solver.name ) );
     cnFormat( world->def.solver.name, (int)sizeof( world->def.solver.name ), "%s", solver->name );
-    if ( ( solver->caps & cn_solverFriction ) == 0 )
-    {
-        cnLogWorld( world, cn_logWarning, cn_statusUnsupported,
-                    "solver '%s' takes no friction rows: contacts are solved frictionless while it runs "
-                    "(each step with friction says friction_dropped)",
-                    solver->name );
-    }
+    cnWarnFrictionless( world );
     return cn_statusOk;
 }
 
@@ -307,4 +349,43 @@ cnStatus cnWorld_GetSolverParam( cnWorldId worldId, const char* name, double* va
     }
     *value = world->solverParams[index];
     return cn_statusOk;
+}
+
+cnStatus cnWorld_SetFrictionModel( cnWorldId worldId, cnFrictionModel model )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( (int)model < 0 || model >= cn_frictionModelCount )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_SetFrictionModel: unknown friction model %d", (int)model );
+        return cn_statusInvalidArgument;
+    }
+    if ( world->stepping )
+    {
+        return cn_statusWorldLocked;
+    }
+    if ( model == cn_frictionCone && ( world->solver->caps & cn_solverCone ) == 0 )
+    {
+        char message[320];
+        cnFormatConeRefusal( world->solver, message, sizeof( message ) );
+        cnLogWorld( world, cn_logError, cn_statusUnsupported, "cnWorld_SetFrictionModel: %s", message );
+        return cn_statusUnsupported;
+    }
+    bool changed = world->def.frictionModel != model;
+    world->def.frictionModel = model;
+    if ( changed )
+    {
+        cnWarnFrictionless( world );
+    }
+    return cn_statusOk;
+}
+
+cnFrictionModel cnWorld_GetFrictionModel( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->def.frictionModel : cn_frictionPyramid;
 }

@@ -509,6 +509,134 @@ START_TEST( constant_force_setters_validate )
 }
 END_TEST
 
+// ---- fixed rotation ---------------------------------------------------------------------------------
+
+static cnBodyId cntMakeBall( cnWorldId world, cnVec3 position, double radius, double friction, bool fixed )
+{
+    cnBodyDef def = cnDefaultBodyDef();
+    def.position = position;
+    def.fixedRotation = fixed;
+    cnBodyId body = cnCreateBody( world, &def );
+    ck_assert( cnBody_IsValid( body ) );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    shapeDef.material.friction = friction;
+    cnGeometry sphere = cntSphereGeometry( radius );
+    ck_assert( CN_IS_NON_NULL( cnCreateShape( body, &shapeDef, &sphere ) ) );
+    return body;
+}
+
+static bool cntIsZero( cnVec3 v )
+{
+    return v.x == 0.0 && v.y == 0.0 && v.z == 0.0;
+}
+
+// A fixed-rotation body pushed off its centre, or given a torque, keeps an angular velocity of
+// exactly zero (inertial and overdamped), while the same push spins a free body; its linear motion
+// is the free body's. The def and the setters check the flag.
+START_TEST( fixed_rotation_body_never_turns )
+{
+    cnBodyId free = cntMakeBall( s_world, cnMakeVec3( 0.0, 0.0, 0.0 ), 0.5, 0.6, false );
+    cnBodyId fixed = cntMakeBall( s_world, cnMakeVec3( 10.0, 0.0, 0.0 ), 0.5, 0.6, true );
+    ck_assert( cnBody_IsFixedRotation( fixed ) );
+    ck_assert( cnBody_IsFixedRotation( free ) == false );
+    ck_assert( cnBody_IsFixedRotation( cn_nullBodyId ) == false );
+    // the mass data still holds the shape's inertia
+    CNT_ASSERT_REL( cnBody_GetMassData( fixed ).inertia.cx.x, cnBody_GetMassData( free ).inertia.cx.x, 0.0 );
+    ck_assert( cnBody_GetMassData( fixed ).inertia.cx.x > 0.0 );
+
+    for ( int i = 0; i < 3; ++i )
+    {
+        cnVec3 force = cnMakeVec3( 0.0, 10.0, 0.0 );
+        cnVec3 lever = cnMakeVec3( 0.5, 0.0, 0.0 );
+        ck_assert_int_eq( cnBody_ApplyForce( free, force, cnAdd( cnBody_GetWorldCenter( free ), lever ) ),
+                          cn_statusOk );
+        ck_assert_int_eq( cnBody_ApplyForce( fixed, force, cnAdd( cnBody_GetWorldCenter( fixed ), lever ) ),
+                          cn_statusOk );
+        ck_assert_int_eq( cnBody_ApplyTorque( fixed, cnMakeVec3( 1.0, 2.0, 3.0 ) ), cn_statusOk );
+        ck_assert_int_eq( cnWorld_Step( s_world, 1.0 / 60.0 ), cn_statusOk );
+        ck_assert_msg( cntIsZero( cnBody_GetAngularVelocity( fixed ) ), "fixed body spins at z %g",
+                       cnBody_GetAngularVelocity( fixed ).z );
+    }
+    ck_assert( cnBody_GetAngularVelocity( free ).z > 0.0 );
+    CNT_ASSERT_REL( cnBody_GetLinearVelocity( fixed ).y, cnBody_GetLinearVelocity( free ).y, 1e-12 );
+    ck_assert( cnBody_GetLinearVelocity( fixed ).y > 0.0 );
+    CNT_ASSERT_REL( cnBody_GetOrientation( fixed ).w, 1.0, 0.0 );
+
+    // a spin is refused for it (logged), zero is fine
+    ck_assert_int_eq( cnBody_SetAngularVelocity( fixed, cnMakeVec3( 0.0, 0.0, 1.0 ) ),
+                      cn_statusInvalidArgument );
+    ck_assert_msg( strstr( s_log.lastMessage, "fixed rotation" ) != NULL, "%s", s_log.lastMessage );
+    ck_assert_int_eq( cnBody_SetAngularVelocity( fixed, cn_vec3Zero ), cn_statusOk );
+    // so is a def with a spin
+    cnBodyDef def = cnDefaultBodyDef();
+    def.fixedRotation = true;
+    def.angularVelocity = cnMakeVec3( 0.0, 1.0, 0.0 );
+    ck_assert( CN_IS_NULL( cnCreateBody( s_world, &def ) ) );
+    ck_assert_int_eq( s_log.lastStatus, cn_statusInvalidArgument );
+    ck_assert_msg( strstr( s_log.lastMessage, "angularVelocity" ) != NULL, "%s", s_log.lastMessage );
+
+    // the setter: stopping a spinning body zeroes its spin; freeing the other lets it turn
+    ck_assert_int_eq( cnBody_SetFixedRotation( free, true ), cn_statusOk );
+    ck_assert( cntIsZero( cnBody_GetAngularVelocity( free ) ) && cnBody_IsFixedRotation( free ) );
+    ck_assert_int_eq( cnBody_SetFixedRotation( fixed, false ), cn_statusOk );
+    ck_assert_int_eq( cnBody_ApplyTorque( fixed, cnMakeVec3( 0.0, 0.0, 3.0 ) ), cn_statusOk );
+    ck_assert_int_eq( cnBody_ApplyTorque( free, cnMakeVec3( 0.0, 0.0, 3.0 ) ), cn_statusOk );
+    ck_assert_int_eq( cnWorld_Step( s_world, 1.0 / 60.0 ), cn_statusOk );
+    ck_assert( cnBody_GetAngularVelocity( fixed ).z > 0.0 );
+    ck_assert( cntIsZero( cnBody_GetAngularVelocity( free ) ) );
+    ck_assert_int_eq( cnBody_SetFixedRotation( cn_nullBodyId, true ), cn_statusInvalidId );
+
+    // overdamped: omega = M_ang torque for a free body, zero for a fixed one
+    ck_assert_int_eq( cnWorld_SetDynamics( s_world, cn_dynamicsOverdamped ), cn_statusOk );
+    ck_assert_int_eq( cnBody_ApplyTorque( fixed, cnMakeVec3( 0.0, 0.0, 3.0 ) ), cn_statusOk );
+    ck_assert_int_eq( cnBody_ApplyTorque( free, cnMakeVec3( 0.0, 0.0, 3.0 ) ), cn_statusOk );
+    ck_assert_int_eq( cnWorld_Step( s_world, 1.0 / 60.0 ), cn_statusOk );
+    ck_assert( cnBody_GetAngularVelocity( fixed ).z > 0.0 );
+    ck_assert( cntIsZero( cnBody_GetAngularVelocity( free ) ) );
+}
+END_TEST
+
+// On a slope of 30 degrees (gravity tilted about y) with mu = 0.3: a free ball rolls without
+// slipping (mu >= (2/7) tan th = 0.165) at a = (5/7) g sin th; a ball with fixed rotation cannot
+// roll, so it slides as a block does, at a = g (sin th - mu cos th), and its angular velocity is
+// exactly zero at every step.
+START_TEST( fixed_rotation_ball_slides_down_a_slope )
+{
+    cnWorldDef worldDef = cntWorldDef( NULL, NULL );
+    double th = 30.0 * M_PI / 180.0;
+    double g = 9.81;
+    double mu = 0.3;
+    worldDef.gravity = cnMakeVec3( g * sin( th ), 0.0, -g * cos( th ) );
+    worldDef.solver.iterations = 30;
+    cnWorldId world = cnCreateWorld( &worldDef );
+    cnBodyDef groundDef = cnDefaultBodyDef();
+    groundDef.type = cn_staticBody;
+    cnBodyId ground = cnCreateBody( world, &groundDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    shapeDef.material.friction = mu;
+    cnGeometry plane = cntPlaneGeometry( cnMakeVec3( 0.0, 0.0, 1.0 ), 0.0 );
+    ck_assert( CN_IS_NON_NULL( cnCreateShape( ground, &shapeDef, &plane ) ) );
+    cnBodyId rolling = cntMakeBall( world, cnMakeVec3( 0.0, -5.0, 0.5 ), 0.5, mu, false );
+    cnBodyId sliding = cntMakeBall( world, cnMakeVec3( 0.0, 5.0, 0.5 ), 0.5, mu, true );
+
+    double dt = 1.0 / 60.0;
+    int steps = 90;
+    for ( int i = 0; i < steps; ++i )
+    {
+        ck_assert_int_eq( cnWorld_Step( world, dt ), cn_statusOk );
+        ck_assert_msg( cntIsZero( cnBody_GetAngularVelocity( sliding ) ), "step %d: spins", i + 1 );
+    }
+    double t = steps * dt;
+    CNT_ASSERT_REL( cnBody_GetLinearVelocity( sliding ).x, g * ( sin( th ) - mu * cos( th ) ) * t, 0.02 );
+    CNT_ASSERT_REL( cnBody_GetLinearVelocity( rolling ).x, 5.0 / 7.0 * g * sin( th ) * t, 0.03 );
+    // the free ball rolls: omega_y = v / r
+    CNT_ASSERT_REL( cnBody_GetAngularVelocity( rolling ).y, cnBody_GetLinearVelocity( rolling ).x / 0.5,
+                    0.03 );
+    CNT_ASSERT_ABS( cnBody_GetLinearVelocity( sliding ).z, 0.0, 1e-3 );
+    cnDestroyWorld( world );
+}
+END_TEST
+
 Suite* cntBodySuite( void )
 {
     Suite* suite = suite_create( "body" );
@@ -526,6 +654,8 @@ Suite* cntBodySuite( void )
     tcase_add_test( tc, body_types_and_default_mass );
     tcase_add_test( tc, kinematic_body_moves_with_its_velocity );
     tcase_add_test( tc, constant_force_setters_validate );
+    tcase_add_test( tc, fixed_rotation_body_never_turns );
+    tcase_add_test( tc, fixed_rotation_ball_slides_down_a_slope );
     suite_add_tcase( suite, tc );
     return suite;
 }

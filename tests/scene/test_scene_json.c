@@ -288,17 +288,17 @@ static const cntBadScene cnt_badScenes[] = {
       ":3:25: world.solver.name: expected a solver name: a lower-case letter, then lower-case letters, digits or "
       "'_', at most 31 in all, got string \"PGS\"" },
     { "bad_unknown_solver.json", cn_statusSchemaError, 3, 25, "world.solver.name",
-      "unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp, pgs_sm, newton_minmap, newton_fb)",
-      ":3:25: world.solver.name: unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp, pgs_sm, newton_minmap, newton_fb)" },
+      "unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp, pgs_sm, newton_minmap, newton_fb, ipm)",
+      ":3:25: world.solver.name: unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp, pgs_sm, newton_minmap, newton_fb, ipm)" },
     { "bad_iterations.json", cn_statusSchemaError, 3, 46, "world.solver.iterations",
       "expected a positive integer, got 2.5",
       ":3:46: world.solver.iterations: expected a positive integer, got 2.5" },
     { "bad_param_unknown.json", cn_statusSchemaError, 2, 81, "world.solver.params.omega",
       "solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, "
-      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor)",
+      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce)",
       ":2:81: world.solver.params.omega: solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, "
       "tolerance, deadline_ms, warm_start, relaxation, kernel, relative_tolerance, stagnation_tolerance, "
-      "divergence_factor)" },
+      "divergence_factor, de_saxce)" },
     { "bad_param_range.json", cn_statusSchemaError, 2, 68, "world.solver.params.relaxation",
       "2.5 is outside [0, 2] (a parameter of solver \"psor\")",
       ":2:68: world.solver.params.relaxation: 2.5 is outside [0, 2] (a parameter of solver \"psor\")" },
@@ -330,6 +330,15 @@ static const cntBadScene cnt_badScenes[] = {
     { "bad_force.json", cn_statusSchemaError, 5, 37, "bodies[1].force[1]",
       "expected a finite number, got 1e999 (too large for a double)",
       ":5:37: bodies[1].force[1]: expected a finite number, got 1e999 (too large for a double)" },
+    { "bad_friction_model.json", cn_statusSchemaError, 2, 56, "world.friction_model",
+      "unknown friction model \"box\" (expected pyramid or cone)",
+      ":2:56: world.friction_model: unknown friction model \"box\" (expected pyramid or cone)" },
+    { "bad_fixed_rotation.json", cn_statusSchemaError, 3, 41, "bodies[0].fixed_rotation",
+      "expected true or false, got string \"yes\"",
+      ":3:41: bodies[0].fixed_rotation: expected true or false, got string \"yes\"" },
+    { "bad_fixed_rotation_spin.json", cn_statusSchemaError, 3, 67, "bodies[0].angular_velocity",
+      "a body with fixed_rotation cannot spin: expected [0, 0, 0], got [0, 0, 1]",
+      ":3:67: bodies[0].angular_velocity: a body with fixed_rotation cannot spin: expected [0, 0, 0], got [0, 0, 1]" },
     { "bad_torque.json", cn_statusSchemaError, 3, 36, "bodies[0].torque",
       "expected an array of 3 numbers, got an array of 2",
       ":3:36: bodies[0].torque: expected an array of 3 numbers, got an array of 2" },
@@ -925,6 +934,8 @@ START_TEST( every_key_reaches_its_field )
     cnWorldDef def = cnWorld_GetDef( load.scene.worldId );
     CNT_ASSERT_VEC3( def.gravity, 0.0, 0.0, -1.62, 0.0 );
     CNT_ASSERT_REL( def.timeStep, 0.002, 0.0 );
+    CNT_ASSERT_REL( def.aabbMargin, 0.05, 0.0 );
+    CNT_ASSERT_REL( def.contactMargin, 0.03, 0.0 );
     ck_assert_int_eq( def.dynamics, cn_dynamicsOverdamped );
     ck_assert( def.enableSleep );
     CNT_ASSERT_REL( def.viscosity, 0.001, 0.0 );
@@ -1190,6 +1201,213 @@ START_TEST( allocation_failures_leave_nothing )
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// world.friction_model and a body's fixed_rotation
+
+// "pgs, psor, pgj": the registered solvers with the exact cone, as the loader lists them
+static void cntConeSolvers( char* buffer, size_t size )
+{
+    buffer[0] = 0;
+    for ( int i = 0; i < cnGetSolverCount(); ++i )
+    {
+        const cnSolverVTable* solver = cnGetSolverAt( i );
+        if ( ( solver->caps & cn_solverCone ) != 0 && ( solver->caps & cn_solverMatrixFree ) != 0 )
+        {
+            size_t used = strlen( buffer );
+            snprintf( buffer + used, size - used, "%s%s", used > 0 ? ", " : "", solver->name );
+        }
+    }
+}
+
+static cnStatus cntLoadString( cntLoad* load, const char* json )
+{
+    return cnLoadSceneString( json, strlen( json ), "friction.json", &load->options, &load->scene,
+                              &load->error );
+}
+
+// "pyramid" and "cone" reach cnWorldDef.frictionModel (absent: the pyramid), the cone with each
+// registered solver that has it; a step of a ball on the ground then solves without a warning
+START_TEST( friction_model_reaches_the_world )
+{
+    static const char* const models[] = { NULL, "pyramid", "cone" };
+    static const cnFrictionModel expected[] = { cn_frictionPyramid, cn_frictionPyramid, cn_frictionCone };
+    int coneSolvers = 0;
+    for ( int i = 0; i < cnGetSolverCount(); ++i )
+    {
+        const cnSolverVTable* solver = cnGetSolverAt( i );
+        if ( ( solver->caps & cn_solverMatrixFree ) == 0 || ( solver->caps & cn_solverFriction ) == 0 )
+        {
+            continue;
+        }
+        bool cone = ( solver->caps & cn_solverCone ) != 0;
+        coneSolvers += cone ? 1 : 0;
+        for ( int m = 0; m < 3; ++m )
+        {
+            if ( expected[m] == cn_frictionCone && cone == false )
+            {
+                continue;
+            }
+            char json[512];
+            char key[64] = "";
+            if ( models[m] != NULL )
+            {
+                snprintf( key, sizeof( key ), ", \"friction_model\": \"%s\"", models[m] );
+            }
+            snprintf(
+                json, sizeof( json ),
+                "{ \"world\": { \"solver\": { \"name\": \"%s\" }%s },\n"
+                "  \"bodies\": [ { \"type\": \"static\", \"shapes\": [ { \"type\": \"plane\", \"normal\": "
+                "[0, 0, 1] } ] },\n"
+                "              { \"position\": [0, 0, 0.49], \"shapes\": [ { \"type\": \"sphere\", "
+                "\"radius\": 0.5 } ] } ] }",
+                solver->name, key );
+            cntLoad load;
+            cntInitLoad( &load );
+            ck_assert_msg( cntLoadString( &load, json ) == cn_statusOk, "%s: %s", solver->name,
+                           load.error.text );
+            ck_assert_int_eq( load.warningCount, 0 );
+            ck_assert_int_eq( cnWorld_GetFrictionModel( load.scene.worldId ), expected[m] );
+            ck_assert_int_eq( cnWorld_GetDef( load.scene.worldId ).frictionModel, expected[m] );
+            ck_assert_int_eq( cnWorld_Step( load.scene.worldId, 1.0 / 60.0 ), cn_statusOk );
+            cnStepReport report = cnWorld_GetStepReport( load.scene.worldId );
+            ck_assert_int_gt( report.contactCount, 0 );
+            ck_assert_msg( ( report.warnings & ( cn_warnSolverFailed | cn_warnFrictionDropped ) ) == 0,
+                           "%s %s: warnings %#x", solver->name, models[m] != NULL ? models[m] : "(default)",
+                           report.warnings );
+            cntFinishLoad( &load );
+        }
+    }
+    char names[256];
+    cntConeSolvers( names, sizeof( names ) );
+    ck_assert_int_eq( coneSolvers > 0, names[0] != 0 );
+}
+END_TEST
+
+// The cone with a solver that lacks it fails the load at world.friction_model (or, when the cone
+// is the caller's default, at world.solver.name), naming the solver and the solvers with the cone;
+// an override is located at the override.
+START_TEST( friction_model_cone_needs_a_solver_with_the_cone )
+{
+    char names[256];
+    cntConeSolvers( names, sizeof( names ) );
+    char list[300];
+    if ( names[0] != 0 )
+    {
+        snprintf( list, sizeof( list ), "solvers with it: %s", names );
+    }
+    else
+    {
+        snprintf( list, sizeof( list ), "no registered solver has it" );
+    }
+    int refused = 0;
+    for ( int i = 0; i < cnGetSolverCount(); ++i )
+    {
+        const cnSolverVTable* solver = cnGetSolverAt( i );
+        if ( ( solver->caps & cn_solverCone ) != 0 )
+        {
+            continue;
+        }
+        refused += 1;
+        char json[256];
+        snprintf( json, sizeof( json ),
+                  "{\n  \"world\": { \"solver\": { \"name\": \"%s\" }, \"friction_model\": \"cone\" },\n"
+                  "  \"bodies\": []\n}\n",
+                  solver->name );
+        cntLoad load;
+        cntInitLoad( &load );
+        ck_assert_int_eq( cntLoadString( &load, json ), cn_statusSchemaError );
+        char message[512];
+        snprintf(
+            message, sizeof( message ),
+            "friction_model \"cone\" needs a solver with the exact friction cone, and solver \"%s\" has none "
+            "(%s)",
+            solver->name, list );
+        ck_assert_str_eq( load.error.path, "world.friction_model" );
+        ck_assert_str_eq( load.error.message, message );
+        ck_assert_int_eq( load.error.line, 2 );
+        ck_assert_int_eq( load.error.column, 58 + (int)strlen( solver->name ) );
+        cntAssertNothingLeft( &load );
+    }
+    // lemke, bbpgd, relcp, pgs_sm, newton_minmap and newton_fb have no cone
+    ck_assert_int_ge( refused, 6 );
+
+    // through overrides: the scene's solver swapped for one without the cone
+    const char* const overrides[] = { "world.friction_model=cone", "world.solver.name=lemke" };
+    cntLoad load;
+    cntInitLoad( &load );
+    load.options.overrides = overrides;
+    load.options.overrideCount = 2;
+    ck_assert_int_eq( cntLoadFile( &load, CN_ASSETS_DIR "/scenes/free_fall.json" ), cn_statusSchemaError );
+    ck_assert_str_eq( load.error.path, "world.friction_model" );
+    ck_assert_msg( strstr( load.error.text,
+                           "free_fall.json:<--set world.friction_model=cone>: "
+                           "world.friction_model: friction_model \"cone\" needs a solver "
+                           "with the exact friction cone, and solver \"lemke\" has none" ) != NULL,
+                   "%s", load.error.text );
+    cntAssertNothingLeft( &load );
+
+    // the cone from the caller's def, and a file that names a solver without it
+    cntInitLoad( &load );
+    load.options.worldDef.frictionModel = cn_frictionCone;
+    ck_assert_int_eq(
+        cntLoadString( &load, "{ \"world\": { \"solver\": { \"name\": \"lemke\" } }, \"bodies\": [] }" ),
+        cn_statusSchemaError );
+    ck_assert_str_eq( load.error.path, "world.solver.name" );
+    ck_assert_int_eq( load.error.column, 34 );
+    cntAssertNothingLeft( &load );
+}
+END_TEST
+
+// fixed_rotation reaches the body (default false), in bodies and in a generator's template; a
+// fixed-rotation ball dropped off-centre onto another keeps omega = 0 while a free one spins
+START_TEST( fixed_rotation_reaches_the_body )
+{
+    static const char json[] =
+        "{ \"world\": { \"gravity\": [0, 0, -9.81] },\n"
+        "  \"bodies\": [ { \"name\": \"ground\", \"type\": \"static\",\n"
+        "                \"shapes\": [ { \"type\": \"plane\", \"normal\": [0, 0, 1] } ] },\n"
+        "              { \"name\": \"base\", \"position\": [0, 0, 0.5], \"fixed_rotation\": false,\n"
+        "                \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.5 } ] },\n"
+        "              { \"name\": \"fixed\", \"position\": [0.3, 0, 1.6], \"fixed_rotation\": true,\n"
+        "                \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.5 } ] },\n"
+        "              { \"name\": \"base2\", \"position\": [5, 0, 0.5],\n"
+        "                \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.5 } ] },\n"
+        "              { \"name\": \"free\", \"position\": [5.3, 0, 1.6],\n"
+        "                \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.5 } ] } ],\n"
+        "  \"generators\": [ { \"type\": \"grid\", \"name\": \"g\", \"count\": [2, 1, 1], \"spacing\": [2, "
+        "2, 2],\n"
+        "                    \"origin\": [10, 0, 3],\n"
+        "                    \"body\": { \"fixed_rotation\": true, \"angular_velocity\": [0, 0, 0],\n"
+        "                              \"shapes\": [ { \"type\": \"sphere\", \"radius\": 0.5 } ] } } ] }";
+    cntLoad load;
+    cntInitLoad( &load );
+    ck_assert_msg( cntLoadString( &load, json ) == cn_statusOk, "%s", load.error.text );
+    ck_assert_int_eq( load.warningCount, 0 );
+    cnBodyId fixed = cntFindBody( &load, "fixed" );
+    cnBodyId free = cntFindBody( &load, "free" );
+    ck_assert( cnBody_IsFixedRotation( fixed ) );
+    ck_assert( cnBody_IsFixedRotation( free ) == false );
+    ck_assert( cnBody_IsFixedRotation( cntFindBody( &load, "base" ) ) == false );
+    ck_assert( cnBody_IsFixedRotation( cntFindBody( &load, "g_0" ) ) );
+    ck_assert( cnBody_IsFixedRotation( cntFindBody( &load, "g_1" ) ) );
+    bool spun = false;
+    for ( int i = 0; i < 60; ++i )
+    {
+        ck_assert_int_eq( cnWorld_Step( load.scene.worldId, 1.0 / 60.0 ), cn_statusOk );
+        cnVec3 w = cnBody_GetAngularVelocity( fixed );
+        ck_assert_msg( w.x == 0.0 && w.y == 0.0 && w.z == 0.0, "step %d: (%g, %g, %g)", i + 1, w.x, w.y,
+                       w.z );
+        spun = spun || fabs( cnBody_GetAngularVelocity( free ).y ) > 0.1;
+    }
+    // the off-centre landing turned the free ball and pushed both sideways; the fixed one never turned
+    ck_assert( spun );
+    ck_assert( cnBody_GetPosition( fixed ).x > 0.3 );
+    ck_assert( cnBody_GetPosition( free ).x > 5.3 );
+    CNT_ASSERT_REL( cnBody_GetOrientation( fixed ).w, 1.0, 0.0 );
+    cntFinishLoad( &load );
+}
+END_TEST
+
 Suite* cntSceneGoodSuite( void )
 {
     Suite* suite = suite_create( "scene_good" );
@@ -1204,6 +1422,9 @@ Suite* cntSceneGoodSuite( void )
     tcase_add_test( tc, format_doc_example_loads );
     tcase_add_test( tc, force_and_torque_keys_reach_the_body );
     tcase_add_test( tc, allocation_failures_leave_nothing );
+    tcase_add_test( tc, friction_model_reaches_the_world );
+    tcase_add_test( tc, friction_model_cone_needs_a_solver_with_the_cone );
+    tcase_add_test( tc, fixed_rotation_reaches_the_body );
     suite_add_tcase( suite, tc );
     return suite;
 }
@@ -1397,10 +1618,10 @@ static const cntBadOverride cnt_badOverrides[] = {
       "\"dt\": 2}>)" },
     { "free_fall.json", { "world.solver.params.omega=1.5" }, 0, 0, "world.solver.params.omega",
       "solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, "
-      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor)",
+      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce)",
       ":<--set world.solver.params.omega=1.5>: world.solver.params.omega: solver \"pgs\" has no parameter "
       "\"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, relaxation, kernel, "
-      "relative_tolerance, stagnation_tolerance, divergence_factor)" },
+      "relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce)" },
     // the solver the overrides name, in their order
     { "free_fall.json", { "world.solver.params.relaxation=1.5", "world.solver.name=lemke" }, 0, 0,
       "world.solver.params.relaxation",

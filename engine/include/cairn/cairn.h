@@ -49,6 +49,14 @@ CN_API cnVec3 cnWorld_GetGravity( cnWorldId worldId );
 CN_API cnStatus cnWorld_SetDynamics( cnWorldId worldId, cnDynamicsMode mode );
 CN_API cnDynamicsMode cnWorld_GetDynamics( cnWorldId worldId );
 
+/// Friction model of the world's contacts (cnWorldDef.frictionModel); may change between steps,
+/// for the viewer's live switch. cn_frictionCone needs a solver with cn_solverCone: with any other
+/// it is refused (cn_statusUnsupported, logged with the solvers that have the cone) and the model
+/// stays. cn_statusInvalidArgument for an unknown model, cn_statusWorldLocked from inside a step.
+CN_API cnStatus cnWorld_SetFrictionModel( cnWorldId worldId, cnFrictionModel model );
+/// cn_frictionPyramid for an invalid id.
+CN_API cnFrictionModel cnWorld_GetFrictionModel( cnWorldId worldId );
+
 /// The def the world was created with, as changed since by the setters.
 CN_API cnWorldDef cnWorld_GetDef( cnWorldId worldId );
 
@@ -59,8 +67,10 @@ CN_API cnStatus cnWorld_SetSolverSettings( cnWorldId worldId, const cnSolverSett
 /// its defaults, except "tolerance", "deadline_ms" and "warm_start", which carry over, and
 /// "iterations", which carries over only between solvers whose iterations are the same unit
 /// (cnSolverVTable.iterationUnit: a sweep is not a pivot). Warm-start impulses live in the contact
-/// cache, not in the solver, so they survive the swap. Refused (cn_statusUnsupported, logged) when
-/// the solver cannot take the world's problems at all (explicit matrices only); a solver without
+/// cache, not in the solver, so they survive the swap. Refused (cn_statusUnsupported, logged; the
+/// world keeps its solver) when the solver cannot take the world's problems at all (explicit
+/// matrices only, or a world with the exact friction cone, cnWorldDef.frictionModel, and a solver
+/// without cn_solverCone: the log names the solvers that have it); a solver without
 /// friction rows is accepted with a logged warning, and every step whose contacts had friction
 /// then raises cn_warnFrictionDropped. cn_statusInvalidArgument for an unknown name (logged with
 /// the registered ones), cn_statusWorldLocked from inside a step.
@@ -169,6 +179,8 @@ CN_API cnStatus cnBody_SetTransform( cnBodyId bodyId, cnVec3 position, cnQuat or
 CN_API cnVec3 cnBody_GetLinearVelocity( cnBodyId bodyId );
 CN_API cnVec3 cnBody_GetAngularVelocity( cnBodyId bodyId );
 CN_API cnStatus cnBody_SetLinearVelocity( cnBodyId bodyId, cnVec3 velocity );
+/// A fixed-rotation dynamic body (cnBody_SetFixedRotation) refuses a non-zero angular velocity
+/// (cn_statusInvalidArgument, logged).
 CN_API cnStatus cnBody_SetAngularVelocity( cnBodyId bodyId, cnVec3 velocity );
 
 /// Add a force (N) at a world point for the next step. Static bodies ignore it.
@@ -193,8 +205,17 @@ CN_API cnStatus cnBody_SetConstantTorque( cnBodyId bodyId, cnVec3 torque );
 /// Zero for an invalid id.
 CN_API cnVec3 cnBody_GetConstantTorque( cnBodyId bodyId );
 
-/// Mass properties in the body frame (centre = local centre of mass).
+/// Mass properties in the body frame (centre = local centre of mass). A fixed-rotation body's
+/// inertia is its shapes' (or the one set), though it acts as infinite.
 CN_API cnMassData cnBody_GetMassData( cnBodyId bodyId );
+
+/// Stop (true) or allow (false) the body's rotation (cnBodyDef.fixedRotation): with it, its
+/// inverse inertia and angular mobility act as zero and its angular velocity is set to zero and
+/// stays there. Dynamic bodies only; the others keep the flag and ignore it. cn_statusWorldLocked
+/// from inside a step.
+CN_API cnStatus cnBody_SetFixedRotation( cnBodyId bodyId, bool fixedRotation );
+/// False for an invalid id.
+CN_API bool cnBody_IsFixedRotation( cnBodyId bodyId );
 
 /// Override the mass properties computed from the shapes (until the next shape change).
 /// Mass > 0 and a symmetric positive-definite inertia are required for dynamic bodies.

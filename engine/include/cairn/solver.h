@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 /// Bump when the vtable, the problem or the statistics change layout or meaning.
-#define CN_SOLVER_API_VERSION 6
+#define CN_SOLVER_API_VERSION 7
 
 /// Most parameters one solver may declare.
 #define CN_MAX_SOLVER_PARAMS 64
@@ -65,13 +65,8 @@ typedef enum cnGroupKind
     cn_groupKindCount
 } cnGroupKind;
 
-/// Friction models of a contact group.
-typedef enum cnFrictionModel
-{
-    cn_frictionPyramid = 0, ///< per-tangent bounds +-mu lambda_n (an LCP)
-    cn_frictionCone = 1,    ///< the exact circular Coulomb cone
-    cn_frictionModelCount
-} cnFrictionModel;
+// cnFrictionModel, the friction model of a contact group, is in cairn/types.h (a world setting too:
+// cnWorldDef.frictionModel).
 
 /// Most rows of one group.
 #define CN_MAX_GROUP_ROWS 6
@@ -256,7 +251,9 @@ typedef struct cnSolverStats
     const char* reason;
     /// Iterations in the solver's own unit (cnSolverVTable.iterationUnit).
     int iterations;
-    /// The grading merit of the solver's model (naturalMap or cone), from the layer.
+    /// The grading merit of the solver's model (naturalMap or cone), from the layer. A solver that
+    /// takes both models (the sweep solvers) on a problem with cone contacts is graded contact by
+    /// contact by each one's model (cone when every contact is a cone).
     double residual;
     /// The solver's own stopping measure at the end (its definition: docs/solvers.md), NaN when it
     /// keeps none.

@@ -46,6 +46,20 @@ typedef enum cnDynamicsMode
     cn_dynamicsModeCount
 } cnDynamicsMode;
 
+/// Friction models of a contact: of every contact group of a world's problems
+/// (cnWorldDef.frictionModel) and of each group of a solver problem (cnRowGroup.model).
+typedef enum cnFrictionModel
+{
+    /// Per-tangent bounds: each tangent impulse in [-mu lambda_n, mu lambda_n] (a box, or pyramid:
+    /// an LCP). Friction is up to sqrt(2) stronger along the diagonals of the tangent basis.
+    cn_frictionPyramid = 0,
+    /// The exact circular Coulomb cone |lambda_t| <= mu lambda_n: friction the same in every
+    /// direction, opposite the sliding velocity (maximum dissipation). Needs a solver with
+    /// cn_solverCone.
+    cn_frictionCone = 1,
+    cn_frictionModelCount
+} cnFrictionModel;
+
 /// Constraint-solver choice of a world def: the solver and its two common parameters.
 typedef struct cnSolverSettings
 {
@@ -116,6 +130,11 @@ typedef struct cnWorldDef
     /// are hidden: contacts and events name the shape; the step report counts sub-sphere pairs.
     /// Placement rule: docs/architecture.md, "The multisphere baseline".
     int multisphere;
+    /// Friction model of every contact: cn_frictionPyramid (default; every solver with friction
+    /// takes it) or cn_frictionCone (the exact Coulomb cone). A cone world needs a solver with
+    /// cn_solverCone: cnCreateWorld, cnWorld_SetSolver and cnWorld_SetFrictionModel refuse the
+    /// combination (cn_statusUnsupported, logged with the solvers that have the cone).
+    cnFrictionModel frictionModel;
     /// Sleeping of resting islands. Not implemented yet: a world created with it set logs a
     /// warning and runs every body awake.
     bool enableSleep;
@@ -161,6 +180,12 @@ typedef struct cnBodyDef
     /// Torque kept on the body every step until changed (cnBody_SetConstantTorque), N m, world
     /// frame. Dynamic bodies only. Default zero.
     cnVec3 constantTorque;
+    /// The body does not rotate (Box2D's fixedRotation): its inverse inertia (inertial worlds) and
+    /// its angular mobility (overdamped worlds) act as zero, so contacts and torques never turn it
+    /// and its angular velocity stays zero; it slides where a free body would roll. Dynamic bodies
+    /// only (the others ignore it); angularVelocity must then be zero. cnBody_GetMassData still
+    /// gives the shapes' inertia. Default false. Also cnBody_SetFixedRotation.
+    bool fixedRotation;
     /// Nullable. Copied; at most CN_NAME_CAPACITY - 1 characters.
     const char* name;
     /// Overdamped worlds only: replace the mobility derived from the shapes.
