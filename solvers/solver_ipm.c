@@ -35,13 +35,19 @@
 // or CG with an IC(0), Jacobi or no preconditioner, to a relative residual min(0.01, forcing x the
 // current merit) within krylov_iterations (the paper: 500).
 //
-// Stopping: the merit of the problem being solved (the cone natural map with the shift sigma; the
-// grading merit merits.cone once sigma = mu |w_t|) at or below the tolerance; the Newton budget
-// (iterations, over all passes); the deadline; theta below theta_min (stalled, or infeasible when
-// the infeasibility s has not gone to 0: the problem has no solution, digest 2.4 and 7.4.1).
-// stats: iterations (Newton steps), krylovIterations, factorizations, fallbacks (IC(0) shifts and
-// regularised factorisations), freeRows (the Newton system's rows), ownMeasure the paper's error
-// max(cost, feas) of the last pass (5.2: |lambda^T u| / n and the worst cone violation).
+// The start: the same normal impulse on every contact (the paper's uniform start), at the larger of
+// the mean |b| / A_nn and the load's scale (a few CG steps on the unconstrained system).
+//
+// Stopping: the grading merit (merits.cone) at or below the tolerance; a pass ends when its own
+// merit (the cone natural map with the shift sigma) is a tenth of the grading one and another pass
+// follows, or meets the tolerance when none does; the Newton budget (iterations, over all passes);
+// the deadline; theta below theta_min or 8 steps without progress in the merit or the gap (stalled,
+// or infeasible when the infeasibility s has not gone to 0 and the merit is large, digest 2.4 and
+// 7.4.1); impulses growing without bound while s stays (infeasible). An unconverged answer worse
+// than the impulses given is replaced by them. stats: iterations (Newton steps), krylovIterations,
+// factorizations, fallbacks (IC(0) shifts, regularised factorisations, contacts solved
+// frictionless), freeRows (the Newton system's rows), ownMeasure the paper's error max(cost, feas)
+// of the last pass (5.2: |lambda^T u| / n and the worst cone violation).
 
 #include "factor.h"
 #include "ic0.h"
