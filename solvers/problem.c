@@ -962,3 +962,16 @@ bool cnBuildSparseMatrixIn( const cnSolverProblem* problem, const int* rows, int
     *matrix = ( cnSparseMatrix ){ count, count, rowStart, column, value };
     return true;
 }
+
+void cnSparseMultiply( const cnSparseMatrix* k, const double* x, double* y )
+{
+    for ( int r = 0; r < k->rows; ++r )
+    {
+        double sum = 0.0;
+        for ( int e = k->rowStart[r]; e < k->rowStart[r + 1]; ++e )
+        {
+            sum += k->value[e] * x[k->column[e]];
+        }
+        y[r] = sum;
+    }
+}

@@ -248,16 +248,25 @@ typedef struct cnIpm
 
 // ---- the problem's pieces ----------------------------------------------------------------------
 
+// out = K in, K the Newton system's pattern with `values` (the assembled or the base ones)
 static void cnIpmMultiply( const cnIpm* ipm, const double* values, const double* in, double* out )
+{
+    cnSparseMatrix k = ipm->system;
+    k.value = values;
+    cnSparseMultiply( &k, in, out );
+}
+
+// jacobi = 1 / the diagonal of `values` on the Newton system's pattern (1 where not positive)
+static void cnIpmSetJacobi( cnIpm* ipm, const double* values )
 {
     for ( int r = 0; r < ipm->m; ++r )
     {
-        double sum = 0.0;
+        double diagonal = 0.0;
         for ( int e = ipm->rowStart[r]; e < ipm->rowStart[r + 1]; ++e )
         {
-            sum += values[e] * in[ipm->column[e]];
+            diagonal = ipm->column[e] == r ? values[e] : diagonal;
         }
-        out[r] = sum;
+        ipm->jacobi[r] = diagonal > 0.0 && isfinite( diagonal ) ? 1.0 / diagonal : 1.0;
     }
 }
 
@@ -561,15 +570,7 @@ static bool cnIpmSolveSystem( cnIpm* ipm, double merit, const char** reason )
     }
     else if ( ipm->precondition == cn_ipmPreconditionJacobi )
     {
-        for ( int r = 0; r < m; ++r )
-        {
-            double diagonal = 0.0;
-            for ( int e = ipm->rowStart[r]; e < ipm->rowStart[r + 1]; ++e )
-            {
-                diagonal = ipm->column[e] == r ? ipm->value[e] : diagonal;
-            }
-            ipm->jacobi[r] = diagonal > 0.0 && isfinite( diagonal ) ? 1.0 / diagonal : 1.0;
-        }
+        cnIpmSetJacobi( ipm, ipm->value );
         precondition = cnIpmApplyJacobi;
     }
     double tolerance = fmin( CN_IPM_FORCING_MAX, ipm->forcing * merit );
@@ -677,14 +678,9 @@ static void cnIpmApplyBase( void* context, const double* in, double* out )
 static double cnIpmLoadScale( cnIpm* ipm, double* work )
 {
     int m = ipm->m;
+    cnIpmSetJacobi( ipm, ipm->baseValue );
     for ( int k = 0; k < m; ++k )
     {
-        double diagonal = 0.0;
-        for ( int e = ipm->rowStart[k]; e < ipm->rowStart[k + 1]; ++e )
-        {
-            diagonal = ipm->column[e] == k ? ipm->baseValue[e] : diagonal;
-        }
-        ipm->jacobi[k] = diagonal > 0.0 && isfinite( diagonal ) ? 1.0 / diagonal : 1.0;
         ipm->rhs[k] = -ipm->problem->b[ipm->rows[k]];
         ipm->step[k] = 0.0;
     }

@@ -127,6 +127,9 @@ bool cnBuildSparseMatrix( const cnSolverProblem* problem, const int* rows, int c
 bool cnBuildSparseMatrixIn( const cnSolverProblem* problem, const int* rows, int count, cnScratch* scratch,
                             cnSparseMatrix* matrix );
 
+// y = K x for an explicit CSR matrix (x and y do not alias).
+void cnSparseMultiply( const cnSparseMatrix* k, const double* x, double* y );
+
 // ---- merits -----------------------------------------------------------------------------------------
 
 // Projection of (xn, x1, x2) on the cone |x_t| <= mu x_n (mu >= 0) into p[0 .. 3): kept inside,

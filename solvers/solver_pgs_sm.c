@@ -200,19 +200,6 @@ static int cnSmFreeSet( cnSm* sm, double* z )
 }
 
 // y = K x for the CSR matrix K
-static void cnSmMultiply( const cnSparseMatrix* k, const double* x, double* y )
-{
-    for ( int r = 0; r < k->rows; ++r )
-    {
-        double sum = 0.0;
-        for ( int e = k->rowStart[r]; e < k->rowStart[r + 1]; ++e )
-        {
-            sum += k->value[e] * x[k->column[e]];
-        }
-        y[r] = sum;
-    }
-}
-
 static bool cnSmSameFreeSet( const cnSm* sm, int count )
 {
     return count == sm->lastFreeCount && memcmp( sm->free, sm->lastFree, (size_t)count * sizeof( int ) ) == 0;
@@ -289,7 +276,7 @@ static bool cnSmSubspaceSolve( cnSm* sm, double* z, int count, const char** reas
     double previous = (double)INFINITY;
     for ( int step = 0; solved && regularization > 0.0 && step < CN_SM_REFINEMENTS; ++step )
     {
-        cnSmMultiply( &k, d, correction );
+        cnSparseMultiply( &k, d, correction );
         double largest = 0.0;
         for ( int r = 0; r < count; ++r )
         {
