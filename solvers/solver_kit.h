@@ -197,10 +197,15 @@ typedef enum cnSweepKind
 } cnSweepKind;
 
 // Hooks that change one sweep:
-//     y_i = lambda_i + (relaxation - 1) d_i - relaxation w_i / A_ii,   lambda_i <- clamp(y_i),
+//     y_i = lambda_i + c_i d_i - relaxation_i w_i / A_ii,   lambda_i <- clamp(y_i),
+// with c_i = relaxation_i - 1 (or 1 where d_i > 0 and upperMemoryFull is set):
 // - relaxation: the step factor (1: PGS);
+// - rowRelaxation (nullable, rowCount): a step factor per row instead (AMGS with Omega = w E);
 // - memory (nullable, rowCount): d_i, the signed overshoot y_i - clamp(y_i) of the row's last
 //   update, kept across sweeps (AMGS's modulus memory; NULL: d = 0, plain projected SOR);
+// - upperMemoryFull: an overshoot above the upper bound is carried whole (coefficient 1), as the
+//   boxed AMGS of Miyamoto and Yamashita's Method 3.2 does; below the lower bound it is damped by
+//   relaxation - 1 either way;
 // - frozenLow / frozenHigh (nullable, rowCount): bounds to use for every row instead of the
 //   model's (PGS-SM's subspace phase freezes the friction bounds);
 // - reference: the textbook arithmetic, row by row (w from J and the velocities, the division by
@@ -213,13 +218,15 @@ typedef enum cnSweepKind
 //     lambda_g <- Proj_{K_mu}( lambda_g - relaxation eta (w_n + s mu |w_t|, w_t1, w_t2) ),
 // eta = 3 / (A_nn + A_t1t1 + A_t2t2) with the softness, s = 1 (De Saxce's shift: the fixed points
 // are the zeros of the cone merit) or 0 (relaxedCone: Anitescu and Tasora's convex problem), and
-// the velocities move by W J^T of the three changes. Memory and frozen bounds do not apply to cone
+// the velocities move by W J^T of the three changes. Memory, row relaxations and frozen bounds do not apply to cone
 // groups (their memory entries are left as they are): the methods that use them (AMGS, PGS-SM's
 // subspace phase) solve the pyramid only.
 typedef struct cnSweepHooks
 {
     double relaxation;
+    const double* rowRelaxation;
     double* memory;
+    bool upperMemoryFull;
     const double* frozenLow;
     const double* frozenHigh;
     bool reference;
@@ -275,13 +282,25 @@ extern const char* const cn_kernelChoices[2];
 // (the solve ends with its update above divergence_factor times the smallest of the solve and its
 // merit above the start's, or a sweep runs away past a thousand times the smallest update:
 // cn_solveDiverged, lambda put back to the start).
+// `own` (nullable) gives the hooks instead of the table (AMGS: its relaxation, memory and row
+// relaxations); the table's kernel, tolerances, divergence rule and de_saxce apply either way.
 void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* params, cnSweepKind kind,
                    const cnSolverBudget* budget, const cnSolverProblem* problem, const cnPrepared* prepared,
-                   cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats, double* memory );
+                   cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats, const cnSweepHooks* own );
+
+// The hooks the shared parameters give: relaxation, kernel (reference) and de_saxce (relaxedCone).
+cnSweepHooks cnSweepHooksFromParams( const cnSolverParam* table, int paramCount, const double* params );
 
 // The table of a sweep solver, in cnSweepParamIndex order; the relaxation's default is its own.
+// AMGS puts its alpha where the relaxation is (CN_SWEEP_PARAM_HEAD, alpha, CN_SWEEP_PARAM_TAIL).
 // clang-format off
 #define CN_SWEEP_PARAM_TABLE( relaxationDefault )                                                              \
+    CN_SWEEP_PARAM_HEAD,                                                                                       \
+    { "relaxation", "step factor: lambda_i -= relaxation * w_i / A_ii before the projection",                \
+      ( relaxationDefault ), 0.0, 2.0, cn_paramNumber, NULL, 0 },                                            \
+    CN_SWEEP_PARAM_TAIL
+
+#define CN_SWEEP_PARAM_HEAD                                                                                    \
     { "iterations", "sweep budget per solve", 10.0, 1.0, 1000000.0, cn_paramInteger, NULL, 0 },               \
     { "tolerance", "stop when the grading merit (natural map; the cone merit on problems with cone "         \
                    "contacts; unit-free) is at most this (0: run the budget)",                               \
@@ -289,9 +308,9 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     { "deadline_ms", "stop after this many milliseconds of a solve (0: no deadline)", 0.0, 0.0, 1e6,         \
       cn_paramNumber, NULL, 0 },                                                                              \
     { "warm_start", "1: the world starts from the contact cache's impulses (the solver starts from the "      \
-                    "lambda it is given either way)", 1.0, 0.0, 1.0, cn_paramToggle, NULL, 0 },              \
-    { "relaxation", "step factor: lambda_i -= relaxation * w_i / A_ii before the projection",                \
-      ( relaxationDefault ), 0.0, 2.0, cn_paramNumber, NULL, 0 },                                            \
+                    "lambda it is given either way)", 1.0, 0.0, 1.0, cn_paramToggle, NULL, 0 }
+
+#define CN_SWEEP_PARAM_TAIL                                                                                    \
     { "kernel", "fast: contact-point blocks with W J^T prepared; reference: the textbook row sweep",          \
       0.0, 0.0, 1.0, cn_paramChoice, cn_kernelChoices, 2 },                                                   \
     { "relative_tolerance", "stop when the measure changes by at most this fraction in a sweep (0: off)",     \

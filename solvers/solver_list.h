@@ -12,4 +12,5 @@ CN_SOLVER( cn_pgsSmSolver )
 CN_SOLVER( cn_newtonMinmapSolver )
 CN_SOLVER( cn_newtonFbSolver )
 CN_SOLVER( cn_ipmSolver )
+CN_SOLVER( cn_amgsSolver )
 // clang-format on

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The sweep kernel and the sweep solver that PGS, PSOR and PGJ are (and AMGS and PGS-SM's sweep
-// phase will be).
+// The sweep kernel and the sweep solver that PGS, PSOR, PGJ and AMGS are (and PGS-SM's sweep phase
+// uses).
 //
 // One row update, with the hooks of cnSweepHooks:
 //     w_i    = J_i v + softness_i lambda_i + b_i            (v = W J^T lambda, kept current)
-//     y_i    = lambda_i + (relaxation - 1) d_i - relaxation w_i / A_ii
+//     y_i    = lambda_i - relaxation_i w_i / A_ii + c_i d_i   (c_i = relaxation_i - 1, or 1 for an
+//                                                              overshoot above the upper bound
+//                                                              when upperMemoryFull)
 //     lambda_i <- clamp(y_i, low_i, high_i),   d_i <- y_i - lambda_i  (memory, when kept)
 //     v     += W J_i^T (lambda_i_new - lambda_i_old)
 //
@@ -198,8 +200,8 @@ enum
 // row's new impulse.
 CN_KERNEL double cnSweepRowUpdate( const cnSweepRow* row, double b, double softness, double invDiagonal,
                                    double diagonal, double omega, double low, double high, double* lambda,
-                                   double* memory, cnBodyVelocity* va, cnBodyVelocity* vb, int flags,
-                                   cnSweepResult* result )
+                                   double* memory, bool upperFull, cnBodyVelocity* va, cnBodyVelocity* vb,
+                                   int flags, cnSweepResult* result )
 {
     cnPair acc = cnPairSplat( 0.0 );
     if ( flags & cn_kernelBodyA )
@@ -219,7 +221,8 @@ CN_KERNEL double cnSweepRowUpdate( const cnSweepRow* row, double b, double softn
     double y = old - omega * w * invDiagonal;
     if ( ( flags & cn_kernelHooked ) && memory != NULL )
     {
-        y += ( omega - 1.0 ) * *memory;
+        double d = *memory;
+        y += ( upperFull && d > 0.0 ? 1.0 : omega - 1.0 ) * d;
     }
     double updated = cnClamp( y, low, high );
     if ( ( flags & cn_kernelHooked ) && memory != NULL )
@@ -296,7 +299,9 @@ CN_KERNEL void cnSweepGroup( const cnSolverProblem* problem, const cnPrepared* p
                              const cnRowGroup* group, const cnSweepHooks* hooks, double* lambda,
                              cnBodyVelocity* va, cnBodyVelocity* vb, int flags, cnSweepResult* result )
 {
+    const double* omegas = ( flags & cn_kernelHooked ) ? hooks->rowRelaxation : NULL;
     const double omega = hooks->relaxation;
+    const bool upperFull = ( flags & cn_kernelHooked ) && hooks->upperMemoryFull;
     const double* softness = problem->softness;
     const double* b = problem->b;
     const double* invDiagonal = prepared->invDiagonal;
@@ -313,16 +318,19 @@ CN_KERNEL void cnSweepGroup( const cnSolverProblem* problem, const cnPrepared* p
     if ( group->kind == cn_groupContact && frozen == false )
     {
         double normal = cnSweepRowUpdate(
-            rows + i, b[i], ( flags & cn_kernelSoft ) ? softness[i] : 0.0, invDiagonal[i], diagonal[i], omega,
-            0.0, (double)INFINITY, lambda + i, memory != NULL ? memory + i : NULL, va, vb, flags, result );
+            rows + i, b[i], ( flags & cn_kernelSoft ) ? softness[i] : 0.0, invDiagonal[i], diagonal[i],
+            omegas != NULL ? omegas[i] : omega, 0.0, (double)INFINITY, lambda + i,
+            memory != NULL ? memory + i : NULL, upperFull, va, vb, flags, result );
         double limit = group->mu * normal;
         limit = limit > 0.0 ? limit : 0.0;
         cnSweepRowUpdate( rows + i + 1, b[i + 1], ( flags & cn_kernelSoft ) ? softness[i + 1] : 0.0,
-                          invDiagonal[i + 1], diagonal[i + 1], omega, -limit, limit, lambda + i + 1,
-                          memory != NULL ? memory + i + 1 : NULL, va, vb, flags, result );
+                          invDiagonal[i + 1], diagonal[i + 1], omegas != NULL ? omegas[i + 1] : omega, -limit,
+                          limit, lambda + i + 1, memory != NULL ? memory + i + 1 : NULL, upperFull, va, vb,
+                          flags, result );
         cnSweepRowUpdate( rows + i + 2, b[i + 2], ( flags & cn_kernelSoft ) ? softness[i + 2] : 0.0,
-                          invDiagonal[i + 2], diagonal[i + 2], omega, -limit, limit, lambda + i + 2,
-                          memory != NULL ? memory + i + 2 : NULL, va, vb, flags, result );
+                          invDiagonal[i + 2], diagonal[i + 2], omegas != NULL ? omegas[i + 2] : omega, -limit,
+                          limit, lambda + i + 2, memory != NULL ? memory + i + 2 : NULL, upperFull, va, vb,
+                          flags, result );
         return;
     }
     for ( int k = 0; k < group->rowCount; ++k, ++i )
@@ -338,8 +346,8 @@ CN_KERNEL void cnSweepGroup( const cnSolverProblem* problem, const cnPrepared* p
             cnGroupBounds( problem, group, i, k, lambda[group->firstRow], &low, &high );
         }
         cnSweepRowUpdate( rows + i, b[i], ( flags & cn_kernelSoft ) ? softness[i] : 0.0, invDiagonal[i],
-                          diagonal[i], omega, low, high, lambda + i, memory != NULL ? memory + i : NULL, va,
-                          vb, flags, result );
+                          diagonal[i], omegas != NULL ? omegas[i] : omega, low, high, lambda + i,
+                          memory != NULL ? memory + i : NULL, upperFull, va, vb, flags, result );
     }
 }
 
@@ -396,7 +404,7 @@ CN_KERNEL void cnSweepGroups( const cnSolverProblem* problem, const cnPrepared* 
 static void cnSweepFast( const cnSolverProblem* problem, const cnPrepared* prepared,
                          const cnSweepHooks* hooks, double* lambda, double* velocity, cnSweepResult* result )
 {
-    bool hooked = hooks->memory != NULL || hooks->frozenLow != NULL;
+    bool hooked = hooks->memory != NULL || hooks->frozenLow != NULL || hooks->rowRelaxation != NULL;
     bool soft = problem->softness != NULL;
     if ( hooked && soft )
     {
@@ -454,9 +462,13 @@ static inline void cnHookedBounds( const cnSolverProblem* problem, const cnPrepa
 static double cnReferenceUpdate( const cnPrepared* prepared, const cnSweepHooks* hooks, double old, double w,
                                  double low, double high, int i )
 {
-    double y = hooks->memory != NULL ? old + ( hooks->relaxation - 1.0 ) * hooks->memory[i] -
-                                           hooks->relaxation * ( w / prepared->diagonal[i] )
-                                     : old - hooks->relaxation * ( w / prepared->diagonal[i] );
+    double omega = hooks->rowRelaxation != NULL ? hooks->rowRelaxation[i] : hooks->relaxation;
+    double y = old - omega * ( w / prepared->diagonal[i] );
+    if ( hooks->memory != NULL )
+    {
+        double d = hooks->memory[i];
+        y += ( hooks->upperMemoryFull && d > 0.0 ? 1.0 : omega - 1.0 ) * d;
+    }
     double updated = cnClamp( y, low, high );
     if ( hooks->memory != NULL )
     {
@@ -609,9 +621,20 @@ static double cnCurrentMerit( const cnSolverProblem* problem, const cnPrepared* 
     return cnModelMeritFromW( problem, prepared, cn_modelPyramid, lambda, w );
 }
 
+cnSweepHooks cnSweepHooksFromParams( const cnSolverParam* table, int paramCount, const double* params )
+{
+    return ( cnSweepHooks ){
+        .relaxation = cnSolverParamValue( table, paramCount, params, cn_sweepParamRelaxation ),
+        .reference =
+            (int)cnSolverParamValue( table, paramCount, params, cn_sweepParamKernel ) == cn_kernelReference,
+        .relaxedCone = paramCount > cn_sweepParamDeSaxce &&
+                       cnSolverParamValue( table, paramCount, params, cn_sweepParamDeSaxce ) == 0.0,
+    };
+}
+
 void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* params, cnSweepKind kind,
                    const cnSolverBudget* budget, const cnSolverProblem* problem, const cnPrepared* prepared,
-                   cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats, double* memory )
+                   cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats, const cnSweepHooks* own )
 {
     uint64_t start = cnGetTicks();
     int n = problem->rowCount;
@@ -627,14 +650,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
         return;
     }
 
-    cnSweepHooks hooks = {
-        .relaxation = cnSolverParamValue( table, paramCount, params, cn_sweepParamRelaxation ),
-        .memory = memory,
-        .reference =
-            (int)cnSolverParamValue( table, paramCount, params, cn_sweepParamKernel ) == cn_kernelReference,
-        .relaxedCone = paramCount > cn_sweepParamDeSaxce &&
-                       cnSolverParamValue( table, paramCount, params, cn_sweepParamDeSaxce ) == 0.0,
-    };
+    cnSweepHooks hooks = own != NULL ? *own : cnSweepHooksFromParams( table, paramCount, params );
     double relativeTolerance =
         cnSolverParamValue( table, paramCount, params, cn_sweepParamRelativeTolerance );
     double stagnationTolerance =

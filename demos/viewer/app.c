@@ -1146,6 +1146,9 @@ static void vwKeyCallback( GLFWwindow* window, int key, int scancode, int action
         case GLFW_KEY_0:
             vwCycleSolver( app, 9 );
             break;
+        case GLFW_KEY_MINUS:
+            vwCycleSolver( app, 10 );
+            break;
         default:
             if ( key >= GLFW_KEY_1 && key <= GLFW_KEY_9 )
             {

@@ -811,7 +811,7 @@ void vwDrawHud( vwApp* app, double fps )
             number = cnGetSolverAt( i ) == solver ? i + 1 : number;
         }
         lines = ( vwLines ){ 0 };
-        vwAddLine( &lines, s_white, "solver %s (%d of %d: Tab or 1-9, 0)   friction %s (F)", solver->name,
+        vwAddLine( &lines, s_white, "solver %s (%d of %d: Tab or 1-9, 0, -)   friction %s (F)", solver->name,
                    number, cnGetSolverCount(),
                    cnWorld_GetFrictionModel( app->worldId ) == cn_frictionCone ? "cone" : "pyramid" );
         cnSolveStatus status = (cnSolveStatus)r->solverStatus;
@@ -951,7 +951,7 @@ void vwDrawHud( vwApp* app, double fps )
                  "       right drag pans, wheel zooms\n"
                  "Space pause   N single step   R reset   T slow motion\n"
                  "B drop a body   C colour mode   L shadows   G hide the HUD   P screenshot\n"
-                 "Tab next solver   1-9, 0 solver by number   F friction cone/pyramid\n"
+                 "Tab next solver   1-9, 0, - solver by number   F friction cone/pyramid\n"
                  "Up/Down pick a parameter   Left/Right change it\n"
                  "K contacts   J normals   Y bounding boxes   H help   Esc quit",
                  s_white );

@@ -288,8 +288,8 @@ static const cntBadScene cnt_badScenes[] = {
       ":3:25: world.solver.name: expected a solver name: a lower-case letter, then lower-case letters, digits or "
       "'_', at most 31 in all, got string \"PGS\"" },
     { "bad_unknown_solver.json", cn_statusSchemaError, 3, 25, "world.solver.name",
-      "unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp, pgs_sm, newton_minmap, newton_fb, ipm)",
-      ":3:25: world.solver.name: unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp, pgs_sm, newton_minmap, newton_fb, ipm)" },
+      "unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp, pgs_sm, newton_minmap, newton_fb, ipm, amgs)",
+      ":3:25: world.solver.name: unknown solver \"nncg\" (registered: pgs, psor, pgj, lemke, bbpgd, relcp, pgs_sm, newton_minmap, newton_fb, ipm, amgs)" },
     { "bad_iterations.json", cn_statusSchemaError, 3, 46, "world.solver.iterations",
       "expected a positive integer, got 2.5",
       ":3:46: world.solver.iterations: expected a positive integer, got 2.5" },
