@@ -67,11 +67,11 @@ static const cnSolverParam cn_amgsParams[cn_amgsParamCount] = {
       "paper's best: 0.2); below 0.02 it stalls",
       0.2, 0.02, 100.0, cn_paramNumber, NULL, 0 },
     CN_SWEEP_PARAM_TAIL,
-    { "gamma", "the modulus scale, lambda = (2 / gamma) max(0, x); only alpha gamma matters (the paper: 2)", 2.0,
-      0.5, 100.0, cn_paramNumber, NULL, 0 },
+    { "gamma", "the modulus scale, lambda = (2 / gamma) max(0, x); only alpha gamma matters (the paper: 2)",
+      2.0, 0.5, 100.0, cn_paramNumber, NULL, 0 },
     { "omega",
-      "alpha_d: Omega = alpha D; mean_e: Omega = mean(D) / gamma E (Zheng and Yin's choice, alpha unused)", 0.0,
-      0.0, 1.0, cn_paramChoice, cn_omegaChoices, 2 },
+      "alpha_d: Omega = alpha D; mean_e: Omega = mean(D) / gamma E (Zheng and Yin's choice, alpha unused)",
+      0.0, 0.0, 1.0, cn_paramChoice, cn_omegaChoices, 2 },
     { "box",
       "symmetric: the overshoot past either bound damped alike (Cairn's extension); paper: Method 3.2 as "
       "printed, an overshoot above the upper bound kept whole",
@@ -93,7 +93,8 @@ static void cnAmgsSolve( void* state, const double* params, const cnSolverBudget
     stats->ownMeasure = (double)NAN;
     if ( omega == cn_omegaAlphaD && alpha * gamma < CN_AMGS_MIN_ALPHA_GAMMA )
     {
-        stats->reason = "amgs: alpha * gamma is below 0.04 (a relaxation above 1.92), where the method stalls";
+        stats->reason =
+            "amgs: alpha * gamma is below 0.04 (a relaxation above 1.92), where the method stalls";
         return;
     }
 
@@ -143,7 +144,8 @@ const cnSolverVTable cn_amgsSolver = {
     .description = "accelerated modulus-based Gauss-Seidel (Miyamoto and Yamashita): relaxed PGS with an "
                    "overshoot memory",
     .apiVersion = CN_SOLVER_API_VERSION,
-    .caps = cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
+    .caps =
+        cn_solverFriction | cn_solverBounded | cn_solverBilateral | cn_solverExplicit | cn_solverMatrixFree,
     .model = cn_modelPyramid,
     .iterationUnit = "sweep",
     .params = cn_amgsParams,

@@ -218,8 +218,8 @@ typedef enum cnSweepKind
 //     lambda_g <- Proj_{K_mu}( lambda_g - relaxation eta (w_n + s mu |w_t|, w_t1, w_t2) ),
 // eta = 3 / (A_nn + A_t1t1 + A_t2t2) with the softness, s = 1 (De Saxce's shift: the fixed points
 // are the zeros of the cone merit) or 0 (relaxedCone: Anitescu and Tasora's convex problem), and
-// the velocities move by W J^T of the three changes. Memory, row relaxations and frozen bounds do not apply to cone
-// groups (their memory entries are left as they are): the methods that use them (AMGS, PGS-SM's
+// the velocities move by W J^T of the three changes. Memory, row relaxations and frozen bounds do not apply
+// to cone groups (their memory entries are left as they are): the methods that use them (AMGS, PGS-SM's
 // subspace phase) solve the pyramid only.
 typedef struct cnSweepHooks
 {
@@ -286,7 +286,8 @@ extern const char* const cn_kernelChoices[2];
 // relaxations); the table's kernel, tolerances, divergence rule and de_saxce apply either way.
 void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* params, cnSweepKind kind,
                    const cnSolverBudget* budget, const cnSolverProblem* problem, const cnPrepared* prepared,
-                   cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats, const cnSweepHooks* own );
+                   cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats,
+                   const cnSweepHooks* own );
 
 // The hooks the shared parameters give: relaxation, kernel (reference) and de_saxce (relaxedCone).
 cnSweepHooks cnSweepHooksFromParams( const cnSolverParam* table, int paramCount, const double* params );
