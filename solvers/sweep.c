@@ -4,9 +4,9 @@
 //
 // One row update, with the hooks of cnSweepHooks:
 //     w_i    = J_i v + softness_i lambda_i + b_i            (v = W J^T lambda, kept current)
-//     y_i    = lambda_i - relaxation_i w_i / A_ii + c_i d_i   (c_i = relaxation_i - 1, or 1 for an
-//                                                              overshoot above the upper bound
-//                                                              when upperMemoryFull)
+//     y_i    = (lambda_i + c_i d_i) - relaxation_i w_i / A_ii   (c_i = relaxation_i - 1, or 1 for
+//                                                                an overshoot above the upper bound
+//                                                                when upperMemoryFull)
 //     lambda_i <- clamp(y_i, low_i, high_i),   d_i <- y_i - lambda_i  (memory, when kept)
 //     v     += W J_i^T (lambda_i_new - lambda_i_old)
 //
@@ -213,17 +213,19 @@ CN_KERNEL double cnSweepRowUpdate( const cnSweepRow* row, double b, double softn
         acc = cnDotSide( acc, row->jB, vb );
     }
     double old = *lambda;
+    // the memory's share first: it does not wait for the velocities (off the dependency chain)
+    double start = old;
+    if ( ( flags & cn_kernelHooked ) && memory != NULL )
+    {
+        double d = *memory;
+        start = old + ( upperFull && d > 0.0 ? 1.0 : omega - 1.0 ) * d;
+    }
     double w = b + cnPairSum( acc );
     if ( flags & cn_kernelSoft )
     {
         w += softness * old;
     }
-    double y = old - omega * w * invDiagonal;
-    if ( ( flags & cn_kernelHooked ) && memory != NULL )
-    {
-        double d = *memory;
-        y += ( upperFull && d > 0.0 ? 1.0 : omega - 1.0 ) * d;
-    }
+    double y = start - omega * w * invDiagonal;
     double updated = cnClamp( y, low, high );
     if ( ( flags & cn_kernelHooked ) && memory != NULL )
     {
@@ -463,12 +465,13 @@ static double cnReferenceUpdate( const cnPrepared* prepared, const cnSweepHooks*
                                  double low, double high, int i )
 {
     double omega = hooks->rowRelaxation != NULL ? hooks->rowRelaxation[i] : hooks->relaxation;
-    double y = old - omega * ( w / prepared->diagonal[i] );
+    double start = old;
     if ( hooks->memory != NULL )
     {
         double d = hooks->memory[i];
-        y += ( hooks->upperMemoryFull && d > 0.0 ? 1.0 : omega - 1.0 ) * d;
+        start = old + ( hooks->upperMemoryFull && d > 0.0 ? 1.0 : omega - 1.0 ) * d;
     }
+    double y = start - omega * ( w / prepared->diagonal[i] );
     double updated = cnClamp( y, low, high );
     if ( hooks->memory != NULL )
     {
