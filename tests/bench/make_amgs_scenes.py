@@ -48,10 +48,11 @@ Deterministic (fixed seed); the committed JSON is this script's output. Python 3
 only. The scenes are listed in docs/scene-format.md; the benchmark is tests/bench/bench_amgs.c.
 """
 import argparse
-import json
 import math
 import os
 import random
+
+from make_piles import write_scene  # one body per line, as the piles
 
 G = 9.80665
 DT = 1.0 / 60.0
@@ -226,22 +227,6 @@ def hexpool(name, graded):
     return {"version": 1, "description": description, "world": world(),
             "materials": {"wall": {"friction": 0.0, "restitution": 0.0, "density": 1000.0}},
             "bodies": [floor_body(), guard_body(r), walls_body(0.0, width)] + bodies}
-
-
-def write_scene(path, data):
-    """One body per line: small files that diff well."""
-    with open(path, "w") as f:
-        f.write("{\n")
-        keys = list(data.keys())
-        for key in keys:
-            if key == "bodies":
-                f.write('  "bodies": [\n')
-                f.write(",\n".join("    " + json.dumps(b, separators=(", ", ": ")) for b in data["bodies"]))
-                f.write("\n  ]")
-            else:
-                f.write("  %s: %s" % (json.dumps(key), json.dumps(data[key])))
-            f.write(",\n" if key != keys[-1] else "\n")
-        f.write("}\n")
 
 
 def main():
