@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // AMGS (solvers/solver_amgs.c): the acceptance tests of the digest ../shared/papers/amgs.md
 // (section 6) on its Appendix A scenes, built as matrix-free problems (discs with 6 DOF, rows on
-// linear x and y, b = J v) and solved through the layer. RES(lambda) = |min(lambda, A lambda + q)|_2
-// is computed here from an A formed by the test from J and W. The paper's own x-form (Method 2.2,
-// eq. 22, and Method 3.2 for boxes) and the digest's lambda-form (2.7) are test-only dense
-// references. T11 (per-sweep cost) is a timing and is left to the benchmark.
+// linear x and y, b = J v; the shared builders of tests/pgs_sm/scenes.c) and solved through the
+// layer. RES(lambda) = |min(lambda, A lambda + q)|_2 is computed here from the A those builders
+// assemble from J and W. The paper's own x-form (Method 2.2, eq. 22, and Method 3.2 for boxes)
+// and the digest's lambda-form (2.7) are test-only dense references. T11 (per-sweep cost) is a
+// timing and is left to the benchmark.
 
 #include "arena.h"
+#include "scenes.h"
 #include "solver_layer.h"
 #include "solvers_suites.h"
 #include "test_support.h"
@@ -20,8 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CNT_G      9.80665
-#define CNT_DT     ( 1.0 / 60.0 )
 #define CNT_TARGET 1e-4 // RES of the digest's sweep counts
 #define CNT_BIG    1e30 // the "infinite" upper bound of T5
 
@@ -44,9 +44,11 @@ static const char* const s_sceneNames[cnt_sceneCount] = {
 };
 static const int s_sceneRows[cnt_sceneCount] = { 30, 30, 144, 144, 267, 267 };
 
-// A scene: the matrix-free problem and, formed here, A = J W J^T (CSR) and its diagonal.
+// A scene: the matrix-free problem (the shared builders of tests/pgs_sm/scenes.c) and A = J W J^T
+// (CSR, from the scene's dense A, summed term by term) with its diagonal.
 typedef struct cntScene
 {
+    cntSmScene* built;
     cntLcp* lcp;
     int m;
     const double* q; // b = J v
@@ -56,179 +58,22 @@ typedef struct cntScene
     double* diagonal;
 } cntScene;
 
-// a disc: 6 DOF, inverse mass 1/m, inverse inertia 1 / (m r^2 / 2) (unused: the rows are linear)
-static void cntDisc( cntLcp* lcp, double mass, double radius, double vx, double vy )
-{
-    double inverseInertia = 1.0 / ( 0.5 * mass * radius * radius );
-    cntAddBody( lcp, mass, inverseInertia, inverseInertia, inverseInertia, vx, vy, 0.0 );
-}
-
-// a row J[b.xy] = +n, J[a.xy] = -n (a = -1: static); bounded: a cn_groupBounded row in [0, 1e30]
-static void cntRow( cntLcp* lcp, bool bounded, int a, int b, double nx, double ny )
-{
-    double ja[6] = { -nx, -ny, 0.0, 0.0, 0.0, 0.0 };
-    double jb[6] = { nx, ny, 0.0, 0.0, 0.0, 0.0 };
-    int row = cntAddRow( lcp, bounded ? cn_rowBounded : cn_rowNormal, a, b, a >= 0 ? ja : NULL, jb );
-    if ( bounded )
-    {
-        lcp->lower[row] = 0.0;
-        lcp->upper[row] = CNT_BIG;
-    }
-}
-
-static void cntDiscRow( cntLcp* lcp, bool bounded, int a, int b, const double* x, const double* y )
-{
-    double dx = x[b] - x[a];
-    double dy = y[b] - y[a];
-    double d = sqrt( dx * dx + dy * dy );
-    cntRow( lcp, bounded, a, b, dx / d, dy / d );
-}
-
-static cntLcp* cntBuildStack( bool graded, bool bounded )
-{
-    cntLcp* lcp = cntCreateLcp( 30, 30 );
-    for ( int i = 0; i < 30; ++i )
-    {
-        cntDisc( lcp, graded ? 1.0 + 2.0 * i / 29.0 : 1.0, 0.5, 0.0, -CNT_G * CNT_DT );
-    }
-    cntRow( lcp, bounded, -1, 0, 0.0, 1.0 );
-    for ( int i = 1; i < 30; ++i )
-    {
-        cntRow( lcp, bounded, i - 1, i, 0.0, 1.0 );
-    }
-    return lcp;
-}
-
-static cntLcp* cntBuildPyramid( bool graded, bool bounded )
-{
-    const double r = 0.2;
-    const double h = r * ( 1.0 + 0.01 );
-    const double dy = sqrt( ( 2.0 * r ) * ( 2.0 * r ) - h * h );
-    double x[78];
-    double y[78];
-    int level[78];
-    cntLcp* lcp = cntCreateLcp( 144, 78 );
-    int i = 0;
-    for ( int l = 0; l < 12; ++l )
-    {
-        for ( int c = 0; c < 12 - l; ++c, ++i )
-        {
-            x[i] = r + l * h + 2.0 * h * c;
-            y[i] = r + l * dy;
-            level[i] = l;
-            cntDisc( lcp, graded ? 1.0 + 99.0 * l / 11.0 : 1.0, r, 0.5 * sin( 1.3 * i ),
-                     -CNT_G * CNT_DT + 0.5 * cos( 0.7 * i ) );
-        }
-    }
-    ck_assert_int_eq( i, 78 );
-    for ( int a = 0; a < 78; ++a )
-    {
-        if ( level[a] == 0 )
-        {
-            cntRow( lcp, bounded, -1, a, 0.0, 1.0 );
-        }
-    }
-    for ( int a = 0; a < 78; ++a )
-    {
-        for ( int b = 0; b < 78; ++b )
-        {
-            if ( level[b] == level[a] + 1 && hypot( x[b] - x[a], y[b] - y[a] ) < 2.0 * r * ( 1.0 + 1e-9 ) )
-            {
-                cntDiscRow( lcp, bounded, a, b, x, y );
-            }
-        }
-    }
-    return lcp;
-}
-
-static cntLcp* cntBuildPool( bool graded, bool bounded )
-{
-    const double r = 0.21;
-    const double width = 20.0 * r;
-    double x[95];
-    double y[95];
-    cntLcp* lcp = cntCreateLcp( 267, 95 );
-    int i = 0;
-    for ( int l = 0; l < 10; ++l )
-    {
-        for ( int c = 0; c < 10 - l % 2; ++c, ++i )
-        {
-            x[i] = r + ( l % 2 == 1 ? r : 0.0 ) + 2.0 * r * c;
-            y[i] = r + l * r * sqrt( 3.0 );
-            cntDisc( lcp, graded ? 1.0 + 99.0 * fmin( 1.0, y[i] / 3.3 ) : 2.0, r, 0.3 * sin( 1.3 * i ),
-                     -CNT_G * CNT_DT + 0.3 * cos( 0.7 * i ) );
-        }
-    }
-    ck_assert_int_eq( i, 95 );
-    for ( int a = 0; a < 95; ++a )
-    {
-        for ( int b = a + 1; b < 95; ++b )
-        {
-            if ( hypot( x[b] - x[a], y[b] - y[a] ) < 2.0 * r * 1.001 )
-            {
-                cntDiscRow( lcp, bounded, a, b, x, y );
-            }
-        }
-        if ( y[a] - r < 1e-9 )
-        {
-            cntRow( lcp, bounded, -1, a, 0.0, 1.0 );
-        }
-        if ( x[a] - r < 1e-9 )
-        {
-            cntRow( lcp, bounded, -1, a, 1.0, 0.0 );
-        }
-        if ( x[a] + r > width - 1e-9 )
-        {
-            cntRow( lcp, bounded, -1, a, -1.0, 0.0 );
-        }
-    }
-    return lcp;
-}
-
-// A_ij = sum over the bodies rows i and j share of J_i W J_j^T
-static double cntEntry( const cntLcp* lcp, int i, int j )
-{
-    const int32_t bodies[2][2] = { { lcp->bodyA[i], lcp->bodyB[i] }, { lcp->bodyA[j], lcp->bodyB[j] } };
-    const double* jac[2][2] = { { lcp->jacobianA + 6 * i, lcp->jacobianB + 6 * i },
-                                { lcp->jacobianA + 6 * j, lcp->jacobianB + 6 * j } };
-    double sum = 0.0;
-    for ( int s = 0; s < 2; ++s )
-    {
-        for ( int t = 0; t < 2; ++t )
-        {
-            int body = bodies[0][s];
-            if ( body < 0 || body != bodies[1][t] )
-            {
-                continue;
-            }
-            const double* wl = lcp->wLinear + 9 * body;
-            const double* wa = lcp->wAngular + 9 * body;
-            const double* ji = jac[0][s];
-            const double* jj = jac[1][t];
-            for ( int r = 0; r < 3; ++r )
-            {
-                for ( int c = 0; c < 3; ++c )
-                {
-                    sum += ji[r] * wl[3 * r + c] * jj[c] + ji[3 + r] * wa[3 * r + c] * jj[3 + c];
-                }
-            }
-        }
-    }
-    return sum;
-}
-
+// bounded: every row a cn_groupBounded row in [0, 1e30]
 static cntScene cntMakeScene( int scene, bool bounded )
 {
     cntScene s = { 0 };
     bool graded = scene % 2 == 1;
-    s.lcp = scene < cnt_pyramidEqual ? cntBuildStack( graded, bounded )
-            : scene < cnt_poolEqual  ? cntBuildPyramid( graded, bounded )
-                                     : cntBuildPool( graded, bounded );
-    cntFinishB( s.lcp );
+    double upper = bounded ? CNT_BIG : 0.0;
+    s.built = scene < cnt_pyramidEqual ? cntSmStack30Variant( graded, upper )
+              : scene < cnt_poolEqual  ? cntSmPyramid12Variant( graded, upper )
+                                       : cntSmHexpoolVariant( graded, upper );
+    s.lcp = s.built->lcp;
     s.m = s.lcp->problem.rowCount;
     ck_assert_int_eq( s.m, s_sceneRows[scene] );
     s.q = s.lcp->b;
     int m = s.m;
+    cntSmAssembleTermwise( s.built );
+    const double* dense = s.built->dense;
     s.start = calloc( (size_t)m + 1, sizeof( int ) );
     s.column = calloc( (size_t)m * m, sizeof( int ) );
     s.value = calloc( (size_t)m * m, sizeof( double ) );
@@ -238,7 +83,7 @@ static cntScene cntMakeScene( int scene, bool bounded )
     {
         for ( int j = 0; j < m; ++j )
         {
-            double a = cntEntry( s.lcp, i, j );
+            double a = dense[(size_t)i * m + j];
             if ( a != 0.0 )
             {
                 s.column[at] = j;
@@ -247,7 +92,7 @@ static cntScene cntMakeScene( int scene, bool bounded )
             }
         }
         s.start[i + 1] = at;
-        s.diagonal[i] = cntEntry( s.lcp, i, i );
+        s.diagonal[i] = dense[(size_t)i * m + i];
         ck_assert( s.diagonal[i] > 0.0 );
     }
     return s;
@@ -255,7 +100,7 @@ static cntScene cntMakeScene( int scene, bool bounded )
 
 static void cntFreeScene( cntScene* s )
 {
-    cntDestroyLcp( s->lcp );
+    cntSmSceneFree( s->built );
     free( s->start );
     free( s->column );
     free( s->value );

@@ -37,8 +37,20 @@ static int cntSmDisc( cntSmScene* scene, double mass, double radius, double vx, 
     return cntAddBody( scene->lcp, mass, inverseInertia, inverseInertia, inverseInertia, vx, vy, 0.0 );
 }
 
+// a row and its group: a normal group, or with upper > 0 a bounded one in [0, upper]
+static int cntSmRow( cntSmScene* scene, double upper, int a, int b, const double* ja, const double* jb )
+{
+    int row = cntAddRow( scene->lcp, upper > 0.0 ? cn_rowBounded : cn_rowNormal, a, b, ja, jb );
+    if ( upper > 0.0 )
+    {
+        scene->lcp->lower[row] = 0.0;
+        scene->lcp->upper[row] = upper;
+    }
+    return row;
+}
+
 // a frictionless normal row (a, b) with n = (p_b - p_a) / |p_b - p_a|: J_b = +n, J_a = -n
-static void cntSmDiscRow( cntSmScene* scene, int a, int b, const double* pa, const double* pb )
+static void cntSmDiscRow( cntSmScene* scene, double upper, int a, int b, const double* pa, const double* pb )
 {
     double dx = pb[0] - pa[0];
     double dy = pb[1] - pa[1];
@@ -46,14 +58,14 @@ static void cntSmDiscRow( cntSmScene* scene, int a, int b, const double* pa, con
     double nx = dx / length, ny = dy / length;
     double ja[6] = { -nx, -ny, 0, 0, 0, 0 };
     double jb[6] = { nx, ny, 0, 0, 0, 0 };
-    cntAddRow( scene->lcp, cn_rowNormal, a, b, ja, jb );
+    cntSmRow( scene, upper, a, b, ja, jb );
 }
 
 // a row between the static world and body a: J[a] = (jx, jy)
-static int cntSmWorldRow( cntSmScene* scene, int a, double jx, double jy )
+static int cntSmWorldRow( cntSmScene* scene, double upper, int a, double jx, double jy )
 {
     double j[6] = { jx, jy, 0, 0, 0, 0 };
-    return cntAddRow( scene->lcp, cn_rowNormal, -1, a, NULL, j );
+    return cntSmRow( scene, upper, -1, a, NULL, j );
 }
 
 // turn row `row` (the last group's) into a free bilateral row
@@ -83,12 +95,12 @@ static int cntSmRowSides( const cnSolverProblem* p, int row, int bodies[2], cons
     return count;
 }
 
-// J_i W J_j^T on one body
-static double cntSmCouple( const cnSolverProblem* p, int body, const double* ji, const double* jj )
+// sum + J_i W J_j^T on one body (added term by term to the running sum)
+static double cntSmCouple( const cnSolverProblem* p, int body, const double* ji, const double* jj,
+                           double sum )
 {
     const double* wl = p->wLinear + 9 * body;
     const double* wa = p->wAngular + 9 * body;
-    double sum = 0.0;
     for ( int r = 0; r < 3; ++r )
     {
         for ( int c = 0; c < 3; ++c )
@@ -99,7 +111,9 @@ static double cntSmCouple( const cnSolverProblem* p, int body, const double* ji,
     return sum;
 }
 
-void cntSmAssemble( cntSmScene* scene )
+// termwise: every term of J_i W J_j^T added to the entry's running sum (tests/amgs's order), else
+// one sum per body shared, added to the entry (the order of the PGS-SM tests' numbers)
+static void cntSmAssembleIn( cntSmScene* scene, bool termwise )
 {
     const cnSolverProblem* p = &scene->lcp->problem;
     int n = p->rowCount;
@@ -119,13 +133,27 @@ void cntSmAssemble( cntSmScene* scene )
             {
                 for ( int t = 0; t < cj; ++t )
                 {
-                    sum += bi[s] == bj[t] ? cntSmCouple( p, bi[s], ji[s], jj[t] ) : 0.0;
+                    if ( bi[s] == bj[t] )
+                    {
+                        sum = termwise ? cntSmCouple( p, bi[s], ji[s], jj[t], sum )
+                                       : sum + cntSmCouple( p, bi[s], ji[s], jj[t], 0.0 );
+                    }
                 }
             }
             scene->dense[(size_t)i * n + j] = sum;
         }
         scene->dense[(size_t)i * n + i] += p->softness != NULL ? p->softness[i] : 0.0;
     }
+}
+
+void cntSmAssemble( cntSmScene* scene )
+{
+    cntSmAssembleIn( scene, false );
+}
+
+void cntSmAssembleTermwise( cntSmScene* scene )
+{
+    cntSmAssembleIn( scene, true );
 }
 
 // softness c mean(diag A) on every row (c = 0: none), then the dense matrix
@@ -158,14 +186,15 @@ static void cntSmFinish( cntSmScene* scene, double cfm )
 // L = 0..11 has 12 - L discs at x = r + L h + 2 h c, y = r + L dy; body i moves at
 // (0.5 sin(1.3 i), -g dt + 0.5 cos(0.7 i)). Rows: the floor of each level-0 disc in index order,
 // then for each disc a in index order each disc b of level L(a) + 1 (index order) closer than
-// 2r (1 + 1e-9).
-static cntSmScene* cntSmPyramidBuild( bool graded, bool mixed )
+// 2r (1 + 1e-9). mixed: the floor rows free bilateral rows; upper > 0: bounded rows in [0, upper].
+static cntSmScene* cntSmPyramidBuild( bool graded, bool mixed, double upper )
 {
     const double r = 0.2, gap = 0.01;
     const double h = r * ( 1.0 + gap );
     const double dy = sqrt( 4.0 * r * r - h * h );
     char name[48];
-    snprintf( name, sizeof( name ), "pyramid12%s", mixed ? " mixed" : ( graded ? " graded" : " equal" ) );
+    snprintf( name, sizeof( name ), "pyramid12%s%s", mixed ? " mixed" : ( graded ? " graded" : " equal" ),
+              upper > 0.0 ? " bounded" : "" );
     cntSmScene* scene = cntSmSceneCreate( 144, 78, name );
     double position[78][2];
     int level[78];
@@ -187,7 +216,7 @@ static cntSmScene* cntSmPyramidBuild( bool graded, bool mixed )
     {
         if ( level[a] == 0 )
         {
-            int row = cntSmWorldRow( scene, a, 0.0, 1.0 );
+            int row = cntSmWorldRow( scene, upper, a, 0.0, 1.0 );
             if ( mixed )
             {
                 cntSmMakeBilateral( scene, row );
@@ -206,7 +235,7 @@ static cntSmScene* cntSmPyramidBuild( bool graded, bool mixed )
             double dyab = position[b][1] - position[a][1];
             if ( sqrt( dx * dx + dyab * dyab ) < 2.0 * r * ( 1.0 + 1e-9 ) )
             {
-                cntSmDiscRow( scene, a, b, position[a], position[b] );
+                cntSmDiscRow( scene, upper, a, b, position[a], position[b] );
             }
         }
     }
@@ -216,20 +245,25 @@ static cntSmScene* cntSmPyramidBuild( bool graded, bool mixed )
 
 cntSmScene* cntSmPyramid12( bool graded )
 {
-    return cntSmPyramidBuild( graded, false );
+    return cntSmPyramidBuild( graded, false, 0.0 );
 }
 
 cntSmScene* cntSmPyramid12Mixed( void )
 {
-    return cntSmPyramidBuild( false, true );
+    return cntSmPyramidBuild( false, true, 0.0 );
+}
+
+cntSmScene* cntSmPyramid12Variant( bool graded, double upper )
+{
+    return cntSmPyramidBuild( graded, false, upper );
 }
 
 // amgs.md Appendix A, hexpool: r = 0.21, 10 layers; layer L has 10 - (L mod 2) discs at
 // x = r + (r if L odd) + 2 r c, y = r + L r sqrt(3); box width W = 20 r; body i moves at
 // (0.3 sin(1.3 i), -g dt + 0.3 cos(0.7 i)). Rows, for each disc a in index order: disc-disc rows
 // (a, b) for b > a closer than 2 r 1.001, then the floor (y_a - r < 1e-9), the left wall
-// (x_a - r < 1e-9), the right wall (x_a + r > W - 1e-9).
-cntSmScene* cntSmHexpool( bool graded, double cfm )
+// (x_a - r < 1e-9), the right wall (x_a + r > W - 1e-9). upper > 0: bounded rows in [0, upper].
+static cntSmScene* cntSmHexpoolBuild( bool graded, double cfm, double upper )
 {
     const double r = 0.21;
     const double width = 20.0 * r;
@@ -240,7 +274,8 @@ cntSmScene* cntSmHexpool( bool graded, double cfm )
     }
     else
     {
-        snprintf( name, sizeof( name ), "hexpool %s no cfm", graded ? "graded" : "equal" );
+        snprintf( name, sizeof( name ), "hexpool %s no cfm%s", graded ? "graded" : "equal",
+                  upper > 0.0 ? " bounded" : "" );
     }
     cntSmScene* scene = cntSmSceneCreate( 300, 95, name );
     double position[95][2];
@@ -267,49 +302,62 @@ cntSmScene* cntSmHexpool( bool graded, double cfm )
             double dy = position[b][1] - position[a][1];
             if ( sqrt( dx * dx + dy * dy ) < 2.0 * r * 1.001 )
             {
-                cntSmDiscRow( scene, a, b, position[a], position[b] );
+                cntSmDiscRow( scene, upper, a, b, position[a], position[b] );
             }
         }
         if ( position[a][1] - r < 1e-9 )
         {
-            cntSmWorldRow( scene, a, 0.0, 1.0 );
+            cntSmWorldRow( scene, upper, a, 0.0, 1.0 );
         }
         if ( position[a][0] - r < 1e-9 )
         {
-            cntSmWorldRow( scene, a, 1.0, 0.0 );
+            cntSmWorldRow( scene, upper, a, 1.0, 0.0 );
         }
         if ( position[a][0] + r > width - 1e-9 )
         {
-            cntSmWorldRow( scene, a, -1.0, 0.0 );
+            cntSmWorldRow( scene, upper, a, -1.0, 0.0 );
         }
     }
     cntSmFinish( scene, cfm );
     return scene;
 }
 
-// amgs.md Appendix A, stack30: 30 unit-mass discs (r = 0.5) one above the other; rows ground-body 0
-// (J[0.vy] = 1), then J[(i-1).vy] = -1, J[i.vy] = +1
-cntSmScene* cntSmStack30( bool bilateral )
+cntSmScene* cntSmHexpool( bool graded, double cfm )
 {
-    cntSmScene* scene = cntSmSceneCreate( 30, 30, bilateral ? "stack30 bilateral" : "stack30" );
+    return cntSmHexpoolBuild( graded, cfm, 0.0 );
+}
+
+cntSmScene* cntSmHexpoolVariant( bool graded, double upper )
+{
+    return cntSmHexpoolBuild( graded, 0.0, upper );
+}
+
+// amgs.md Appendix A, stack30: 30 discs (r = 0.5) one above the other, mass 1 (graded: 1 + 2 i / 29);
+// rows ground-body 0 (J[0.vy] = 1), then J[(i-1).vy] = -1, J[i.vy] = +1. bilateral: free bilateral
+// rows and velocities (0, 0.5 cos(0.7 i)); upper > 0: bounded rows in [0, upper].
+static cntSmScene* cntSmStackBuild( bool graded, bool bilateral, double upper )
+{
+    char name[48];
+    snprintf( name, sizeof( name ), "stack30%s%s%s", graded ? " graded" : "", bilateral ? " bilateral" : "",
+              upper > 0.0 ? " bounded" : "" );
+    cntSmScene* scene = cntSmSceneCreate( 30, 30, name );
     for ( int i = 0; i < 30; ++i )
     {
         double vy = bilateral ? 0.5 * cos( 0.7 * i ) : -CNT_SM_G * CNT_SM_DT;
-        cntSmDisc( scene, 1.0, 0.5, 0.0, vy );
+        cntSmDisc( scene, graded ? 1.0 + 2.0 * i / 29.0 : 1.0, 0.5, 0.0, vy );
     }
     for ( int i = 0; i < 30; ++i )
     {
         int row;
         if ( i == 0 )
         {
-            double j[6] = { 0, 1, 0, 0, 0, 0 };
-            row = cntAddRow( scene->lcp, bilateral ? cn_rowBounded : cn_rowNormal, -1, 0, NULL, j );
+            row = cntSmWorldRow( scene, upper, 0, 0.0, 1.0 );
         }
         else
         {
             double ja[6] = { 0, -1, 0, 0, 0, 0 };
             double jb[6] = { 0, 1, 0, 0, 0, 0 };
-            row = cntAddRow( scene->lcp, bilateral ? cn_rowBounded : cn_rowNormal, i - 1, i, ja, jb );
+            row = cntSmRow( scene, upper, i - 1, i, ja, jb );
         }
         if ( bilateral )
         {
@@ -318,6 +366,16 @@ cntSmScene* cntSmStack30( bool bilateral )
     }
     cntSmFinish( scene, 0.0 );
     return scene;
+}
+
+cntSmScene* cntSmStack30( bool bilateral )
+{
+    return cntSmStackBuild( false, bilateral, 0.0 );
+}
+
+cntSmScene* cntSmStack30Variant( bool graded, double upper )
+{
+    return cntSmStackBuild( graded, false, upper );
 }
 
 // ---- dense references ---------------------------------------------------------------------------------

@@ -7,7 +7,7 @@
 // in-plane normal, no angular entries), b = J v with the velocities of Appendix A. The "CFM c"
 // variants put c mean(diag A) in every row's softness, so that every solver and the grading see
 // the same A. Each scene also carries its dense A + diag(softness) (row major), assembled here
-// from J and W, for the textbook references (Algorithm 2.1, phi, r1).
+// from J and W, for the textbook references (Algorithm 2.1, phi, r1). tests/amgs uses them too.
 
 #include "solvers_suites.h"
 
@@ -36,10 +36,20 @@ cntSmScene* cntSmStack30( bool bilateral );
 // pyramid12 (equal mass) with its 12 floor rows free bilateral rows (glued to the floor): a mixed
 // LCP whose bilateral rows come first, as Algorithm 2.1 orders them
 cntSmScene* cntSmPyramid12Mixed( void );
+// The variants the AMGS tests use (amgs.md section 6), rows, J, W and b as above and no CFM:
+// graded masses (stack30: mass 1 + 2 i / 29, the others as above) and, with upper > 0, every row
+// a cn_groupBounded row in [0, upper] instead of a normal one (its T5; upper 0: normal rows)
+cntSmScene* cntSmStack30Variant( bool graded, double upper );
+cntSmScene* cntSmPyramid12Variant( bool graded, double upper );
+cntSmScene* cntSmHexpoolVariant( bool graded, double upper );
 void cntSmSceneFree( cntSmScene* scene );
 
 // Recompute dense, from the problem's J, W and softness (after the caller changed them).
 void cntSmAssemble( cntSmScene* scene );
+// The same, with each entry summed term by term over the bodies both rows share instead of body by
+// body: it differs from cntSmAssemble in the last bits of the diagonals of two-body rows, and is
+// the order tests/amgs's references (and their printed numbers) use.
+void cntSmAssembleTermwise( cntSmScene* scene );
 
 // w = (A + S) lambda + b, from the dense matrix
 void cntSmW( const cntSmScene* scene, const double* lambda, double* w );
