@@ -605,6 +605,96 @@ cnStatus cnBody_ApplyTorque( cnBodyId bodyId, cnVec3 torque )
     return status;
 }
 
+// Give a dynamic body row the linear impulse `linear` through its centre of mass and the angular
+// impulse `angular` (N m s, world frame; the moment of an off-centre impulse included). Inertial
+// worlds: the velocities jump, v += J / m and w += I_w^-1 H. Overdamped worlds have no momentum:
+// velocity = mobility x force, so a force of total impulse J moves the body by M J at once (the
+// integral of the velocity), and turns it by M_ang H. Fixed rotation drops the angular part (the
+// inverse inertia and angular mobility act as zero). Refused (nothing changed) when the result is
+// not finite.
+static cnStatus cnApplyImpulse( cnWorld* world, int row, cnVec3 linear, cnVec3 angular, const char* function )
+{
+    cnBodyStore* b = &world->bodies;
+    if ( b->type[row] != cn_dynamicBody )
+    {
+        return cn_statusOk;
+    }
+    cnQuat q = b->transform[row].q;
+    bool turns = cnIsRotationFixed( b, row ) == false;
+
+    if ( world->def.dynamics == cn_dynamicsOverdamped )
+    {
+        cnVec3 move = cnMulMV( cnRotateTensor( q, b->linearMobility[row] ), linear );
+        cnVec3 turn = turns ? cnMulMV( cnRotateTensor( q, b->angularMobility[row] ), angular ) : cn_vec3Zero;
+        cnVec3 center;
+        cnTransform pose = cnAdvanceBody( b, row, move, turn, 1.0, &center );
+        if ( cnIsFiniteVec3( center ) == false || cnIsFiniteVec3( pose.p ) == false ||
+             cnIsFiniteQuat( pose.q ) == false )
+        {
+            cnLogWorld( world, cn_logError, cn_statusNonFinite,
+                        "%s: the body would move to a non-finite pose", function );
+            return cn_statusNonFinite;
+        }
+        b->transform[row] = pose;
+        b->center[row] = center;
+        cnMoveBodyProxies( world, row, cn_vec3Zero );
+        return cn_statusOk;
+    }
+
+    cnVec3 v = cnMulAdd( b->linearVelocity[row], b->invMass[row], linear );
+    cnVec3 w = b->angularVelocity[row];
+    if ( turns )
+    {
+        w = cnAdd( w, cnMulMV( cnRotateTensor( q, b->invInertia[row] ), angular ) );
+    }
+    if ( cnIsFiniteVec3( v ) == false || cnIsFiniteVec3( w ) == false )
+    {
+        cnLogWorld( world, cn_logError, cn_statusNonFinite, "%s: the velocity would not be finite",
+                    function );
+        return cn_statusNonFinite;
+    }
+    b->linearVelocity[row] = v;
+    b->angularVelocity[row] = w;
+    return cn_statusOk;
+}
+
+cnStatus cnBody_ApplyLinearImpulse( cnBodyId bodyId, cnVec3 impulse, cnVec3 worldPoint )
+{
+    int row;
+    cnStatus status;
+    cnWorld* world = cnBodyForVector( bodyId, impulse, "cnBody_ApplyLinearImpulse", &row, &status );
+    if ( world == NULL )
+    {
+        return status;
+    }
+    if ( cnIsFiniteVec3( worldPoint ) == false )
+    {
+        cnLogWorld( world, cn_logError, cn_statusNonFinite, "cnBody_ApplyLinearImpulse: point not finite" );
+        return cn_statusNonFinite;
+    }
+    cnVec3 moment = cnCross( cnSub( worldPoint, world->bodies.center[row] ), impulse );
+    return cnApplyImpulse( world, row, impulse, moment, "cnBody_ApplyLinearImpulse" );
+}
+
+cnStatus cnBody_ApplyLinearImpulseToCenter( cnBodyId bodyId, cnVec3 impulse )
+{
+    int row;
+    cnStatus status;
+    cnWorld* world = cnBodyForVector( bodyId, impulse, "cnBody_ApplyLinearImpulseToCenter", &row, &status );
+    return world != NULL
+               ? cnApplyImpulse( world, row, impulse, cn_vec3Zero, "cnBody_ApplyLinearImpulseToCenter" )
+               : status;
+}
+
+cnStatus cnBody_ApplyAngularImpulse( cnBodyId bodyId, cnVec3 impulse )
+{
+    int row;
+    cnStatus status;
+    cnWorld* world = cnBodyForVector( bodyId, impulse, "cnBody_ApplyAngularImpulse", &row, &status );
+    return world != NULL ? cnApplyImpulse( world, row, cn_vec3Zero, impulse, "cnBody_ApplyAngularImpulse" )
+                         : status;
+}
+
 cnStatus cnBody_SetConstantForce( cnBodyId bodyId, cnVec3 force )
 {
     int row;
@@ -778,6 +868,188 @@ cnStatus cnBody_GetMobility( cnBodyId bodyId, cnMat3* linearMobility, cnMat3* an
         *angularMobility = world->bodies.angularMobility[row];
     }
     return cn_statusOk;
+}
+
+// Re-create the broadphase proxies of body `row` (a proxy's tree and pair rule follow its body's
+// type). False when out of memory: the shapes after the failing one are left without a proxy, and
+// the caller must put the old type back and call this again, which cannot fail (every proxy goes
+// back into the arrays and tree it just left).
+static bool cnRecreateBodyProxies( cnWorld* world, int row )
+{
+    bool ok = true;
+    for ( int index = cnFirstCollider( world, row ); index != CN_NULL_INDEX;
+          index = cnNextCollider( world, index ) )
+    {
+        cnDestroyShapeProxy( world, index );
+        ok = ok && cnCreateShapeProxy( world, index );
+    }
+    return ok;
+}
+
+cnStatus cnBody_SetType( cnBodyId bodyId, cnBodyType type )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( cnRefuseWhileDestroying( world, "cnBody_SetType" ) )
+    {
+        return cn_statusWorldLocked;
+    }
+    if ( world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnBody_SetType: called from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+    if ( (int)type < 0 || type >= cn_bodyTypeCount )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument, "cnBody_SetType: unknown body type %d",
+                    (int)type );
+        return cn_statusInvalidArgument;
+    }
+    cnBodyStore* b = &world->bodies;
+    cnBodyType oldType = b->type[row];
+    if ( type == oldType )
+    {
+        return cn_statusOk;
+    }
+    if ( type != cn_staticBody )
+    {
+        for ( int index = b->headShape[row]; index != CN_NULL_INDEX; index = world->shapes[index].next )
+        {
+            if ( world->shapes[index].geometry.type == cn_planeShape )
+            {
+                cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                            "cnBody_SetType: body '%s' has a plane, and planes must be on static bodies",
+                            b->name[row] != NULL ? b->name[row] : "" );
+                return cn_statusInvalidArgument;
+            }
+        }
+    }
+
+    // the proxies move to the tree and pair rule of the new type; the contacts follow at the
+    // next update (a pair the new type cannot have, static with static, ends)
+    b->type[row] = type;
+    if ( cnRecreateBodyProxies( world, row ) == false )
+    {
+        b->type[row] = oldType;
+        bool restored = cnRecreateBodyProxies( world, row );
+        CN_ASSERT( restored );
+        (void)restored;
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory, "cnBody_SetType: out of memory" );
+        return cn_statusOutOfMemory;
+    }
+
+    // as on creation: static bodies do not move, only dynamic ones take forces
+    if ( type == cn_staticBody )
+    {
+        b->linearVelocity[row] = cn_vec3Zero;
+        b->angularVelocity[row] = cn_vec3Zero;
+    }
+    if ( type != cn_dynamicBody )
+    {
+        b->force[row] = cn_vec3Zero;
+        b->torque[row] = cn_vec3Zero;
+        b->constantForce[row] = cn_vec3Zero;
+        b->constantTorque[row] = cn_vec3Zero;
+    }
+    else if ( cnIsRotationFixed( b, row ) )
+    {
+        b->angularVelocity[row] = cn_vec3Zero;
+    }
+    b->safeLinearVelocity[row] = b->linearVelocity[row];
+    b->safeAngularVelocity[row] = b->angularVelocity[row];
+
+    // the mass comes from the shapes again (a dynamic body's; zero for the others)
+    b->flags[row] &= ~(uint32_t)cn_bodyCustomMass;
+    cnUpdateBodyMass( world, row );
+    return cn_statusOk;
+}
+
+// shared checks of the scalar setters: valid id, finite value, >= 0 when `nonNegative`
+static cnWorld* cnBodyForScalar( cnBodyId bodyId, double value, bool nonNegative, const char* what, int* row,
+                                 cnStatus* status )
+{
+    cnWorld* world = cnGetBodyWorld( bodyId, row );
+    if ( world == NULL )
+    {
+        *status = cn_statusInvalidId;
+        return NULL;
+    }
+    if ( isfinite( value ) == false )
+    {
+        cnLogWorld( world, cn_logError, cn_statusNonFinite, "%s: value not finite (%g)", what, value );
+        *status = cn_statusNonFinite;
+        return NULL;
+    }
+    if ( nonNegative && value < 0.0 )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument, "%s: must be >= 0, got %g", what, value );
+        *status = cn_statusInvalidArgument;
+        return NULL;
+    }
+    *status = cn_statusOk;
+    return world;
+}
+
+cnStatus cnBody_SetGravityScale( cnBodyId bodyId, double scale )
+{
+    int row;
+    cnStatus status;
+    cnWorld* world = cnBodyForScalar( bodyId, scale, false, "cnBody_SetGravityScale", &row, &status );
+    if ( world != NULL )
+    {
+        world->bodies.gravityScale[row] = scale;
+    }
+    return status;
+}
+
+double cnBody_GetGravityScale( cnBodyId bodyId )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    return world != NULL ? world->bodies.gravityScale[row] : 0.0;
+}
+
+cnStatus cnBody_SetLinearDamping( cnBodyId bodyId, double damping )
+{
+    int row;
+    cnStatus status;
+    cnWorld* world = cnBodyForScalar( bodyId, damping, true, "cnBody_SetLinearDamping", &row, &status );
+    if ( world != NULL )
+    {
+        world->bodies.linearDamping[row] = damping;
+    }
+    return status;
+}
+
+double cnBody_GetLinearDamping( cnBodyId bodyId )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    return world != NULL ? world->bodies.linearDamping[row] : 0.0;
+}
+
+cnStatus cnBody_SetAngularDamping( cnBodyId bodyId, double damping )
+{
+    int row;
+    cnStatus status;
+    cnWorld* world = cnBodyForScalar( bodyId, damping, true, "cnBody_SetAngularDamping", &row, &status );
+    if ( world != NULL )
+    {
+        world->bodies.angularDamping[row] = damping;
+    }
+    return status;
+}
+
+double cnBody_GetAngularDamping( cnBodyId bodyId )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    return world != NULL ? world->bodies.angularDamping[row] : 0.0;
 }
 
 cnBodyType cnBody_GetType( cnBodyId bodyId )

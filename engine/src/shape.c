@@ -796,32 +796,144 @@ cnStatus cnShape_SetMaterial( cnShapeId shapeId, cnMaterial material )
     {
         return cn_statusInvalidId;
     }
+    if ( cnRefuseWhileDestroying( world, "cnShape_SetMaterial" ) )
+    {
+        return cn_statusWorldLocked;
+    }
     if ( isfinite( material.friction ) == false || isfinite( material.restitution ) == false ||
          isfinite( material.density ) == false )
     {
+        cnLogWorld( world, cn_logError, cn_statusNonFinite,
+                    "cnShape_SetMaterial: not finite (friction %g, restitution %g, density %g)",
+                    material.friction, material.restitution, material.density );
         return cn_statusNonFinite;
     }
     if ( cnIsValidMaterial( material ) == false )
     {
+        cnLogWorld(
+            world, cn_logError, cn_statusInvalidArgument,
+            "cnShape_SetMaterial: out of range (friction >= 0, restitution in [0, 1], density >= 0), got "
+            "friction %g, restitution %g, density %g",
+            material.friction, material.restitution, material.density );
         return cn_statusInvalidArgument;
     }
-    bool densityChanged = material.density != shape->material.density;
+    bool densityChanged =
+        material.density != shape->material.density && shape->geometry.type != cn_planeShape;
+    // a new mass in the middle of a solve would break it
+    if ( densityChanged && world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnShape_SetMaterial: density changed from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+
+    // the new mass first: a failure leaves the shape as it was
+    cnMassData mass = shape->mass;
+    if ( densityChanged )
+    {
+        cnStatus status =
+            shape->hull != NULL
+                ? cnComputeHullMassAtPose( shape->hull, material.density, shape->localPose, &mass )
+                : cnComputeMass( &shape->geometry, material.density, shape->localPose, &mass );
+        if ( status != cn_statusOk )
+        {
+            cnLogWorld( world, cn_logError, status,
+                        "cnShape_SetMaterial: mass properties could not be computed" );
+            return status;
+        }
+    }
     shape->material = material;
+    shape->mass = mass;
     for ( int c = shape->firstChild; c != CN_NULL_INDEX; c = world->shapes[c].next )
     {
         world->shapes[c].material = material; // sub-spheres touch with the shape's material
     }
-    if ( densityChanged && shape->geometry.type != cn_planeShape )
+    if ( densityChanged )
     {
-        if ( shape->hull != NULL )
-        {
-            cnComputeHullMassAtPose( shape->hull, material.density, shape->localPose, &shape->mass );
-        }
-        else
-        {
-            cnComputeMass( &shape->geometry, material.density, shape->localPose, &shape->mass );
-        }
         cnUpdateBodyMass( world, cnShapeRow( world, shape ) );
+    }
+    return cn_statusOk;
+}
+
+// Give the shape at `index` (and its sub-spheres) the filter bits, and new broadphase proxies that
+// carry them: the broadphase keeps the bits in its proxies, and the next update finds the pairs
+// of the new ones (a pair the new bits forbid ends there, with its contact). A shape with
+// sub-spheres (multisphere worlds) has no proxy of its own. False when out of memory: some have no
+// proxy then, and the old bits must be set again, which cannot fail (each proxy goes back into
+// the arrays and tree it just left).
+static bool cnRefilterShape( cnWorld* world, int index, uint32_t categoryBits, uint32_t maskBits )
+{
+    cnShape* shape = world->shapes + index;
+    shape->categoryBits = categoryBits;
+    shape->maskBits = maskBits;
+    if ( shape->firstChild == CN_NULL_INDEX )
+    {
+        cnDestroyShapeProxy( world, index );
+        return cnCreateShapeProxy( world, index );
+    }
+    bool ok = true;
+    for ( int c = shape->firstChild; c != CN_NULL_INDEX; c = world->shapes[c].next )
+    {
+        world->shapes[c].categoryBits = categoryBits;
+        world->shapes[c].maskBits = maskBits;
+        cnDestroyShapeProxy( world, c );
+        ok = ok && cnCreateShapeProxy( world, c );
+    }
+    return ok;
+}
+
+cnStatus cnShape_SetFilter( cnShapeId shapeId, uint32_t categoryBits, uint32_t maskBits )
+{
+    cnShape* shape;
+    cnWorld* world = cnGetShapeWorld( shapeId, &shape );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( cnRefuseWhileDestroying( world, "cnShape_SetFilter" ) )
+    {
+        return cn_statusWorldLocked;
+    }
+    if ( world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnShape_SetFilter: called from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+    if ( shape->categoryBits == categoryBits && shape->maskBits == maskBits )
+    {
+        return cn_statusOk;
+    }
+
+    int index = shapeId.index1 - 1;
+    uint32_t oldCategory = shape->categoryBits;
+    uint32_t oldMask = shape->maskBits;
+    if ( cnRefilterShape( world, index, categoryBits, maskBits ) == false )
+    {
+        bool restored = cnRefilterShape( world, index, oldCategory, oldMask );
+        CN_ASSERT( restored );
+        (void)restored;
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory, "cnShape_SetFilter: out of memory" );
+        return cn_statusOutOfMemory;
+    }
+    return cn_statusOk;
+}
+
+cnStatus cnShape_GetFilter( cnShapeId shapeId, uint32_t* categoryBits, uint32_t* maskBits )
+{
+    cnShape* shape;
+    cnWorld* world = cnGetShapeWorld( shapeId, &shape );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( categoryBits != NULL )
+    {
+        *categoryBits = shape->categoryBits;
+    }
+    if ( maskBits != NULL )
+    {
+        *maskBits = shape->maskBits;
     }
     return cn_statusOk;
 }

@@ -10,3 +10,4 @@ Suite* cntWorldSuite( void );
 Suite* cntBodySuite( void );
 Suite* cntSystemsSuite( void );
 Suite* cntMultisphereSuite( void );
+Suite* cntSettersSuite( void );

@@ -6,7 +6,7 @@ int main( void )
 {
     static cntSuiteFcn* const suites[] = {
         cntStatusSuite, cntMathSuite,    cntArenaSuite,       cntWorldSuite,
-        cntBodySuite,   cntSystemsSuite, cntMultisphereSuite,
+        cntBodySuite,   cntSystemsSuite, cntMultisphereSuite, cntSettersSuite,
     };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }

@@ -190,6 +190,25 @@ CN_API cnStatus cnBody_ApplyForceToCenter( cnBodyId bodyId, cnVec3 force );
 /// Add a torque (N m, world frame) for the next step.
 CN_API cnStatus cnBody_ApplyTorque( cnBodyId bodyId, cnVec3 torque );
 
+/// Add a linear impulse (N s, world frame) at a world point, at once: v += J / m and
+/// w += I_w^-1 (r x J), r from the centre of mass to the point, I_w the world inertia (a fixed-rotation
+/// body keeps w = 0). Overdamped worlds have no momentum (velocity = mobility x force): the impulse
+/// of a force acting over any time moves the body by the time integral of that velocity, so the
+/// body moves at once by R M R^T J and turns by R M_ang R^T (r x J) (the body-frame mobilities of
+/// cnBody_SetMobility), and keeps no velocity from it; contacts resolve any overlap this makes at
+/// the next step. Static and kinematic bodies ignore it (cn_statusOk), as they ignore
+/// cnBody_ApplyForce. cn_statusNonFinite (logged, nothing changed) for NaN or infinity in the
+/// impulse or the point, or a result that overflows; cn_statusInvalidId for a null, stale or
+/// forged id.
+CN_API cnStatus cnBody_ApplyLinearImpulse( cnBodyId bodyId, cnVec3 impulse, cnVec3 worldPoint );
+/// A linear impulse (N s, world frame) at the centre of mass: the velocity only (an overdamped
+/// body: the position only). As cnBody_ApplyLinearImpulse.
+CN_API cnStatus cnBody_ApplyLinearImpulseToCenter( cnBodyId bodyId, cnVec3 impulse );
+/// An angular impulse (N m s, world frame): w += I_w^-1 H (an overdamped body turns by
+/// R M_ang R^T H). Dropped for a fixed-rotation body (cn_statusOk); otherwise as
+/// cnBody_ApplyLinearImpulse.
+CN_API cnStatus cnBody_ApplyAngularImpulse( cnBodyId bodyId, cnVec3 impulse );
+
 /// A force (N, world frame, at the centre of mass) that acts on every step until changed, in
 /// addition to gravity and the forces applied for one step (cnBody_ApplyForce); zero removes it.
 /// Inertial bodies accelerate by it, overdamped ones move at mobility x (all forces). As with
@@ -225,7 +244,41 @@ CN_API cnStatus cnBody_SetMassData( cnBodyId bodyId, const cnMassData* massData 
 CN_API cnStatus cnBody_SetMobility( cnBodyId bodyId, cnMat3 linearMobility, cnMat3 angularMobility );
 CN_API cnStatus cnBody_GetMobility( cnBodyId bodyId, cnMat3* linearMobility, cnMat3* angularMobility );
 
+/// Change how the body moves (cnBodyDef.type), keeping its pose and shapes:
+/// - to static: it stops (both velocities zero) and stays where it is; contacts with other static
+///   bodies end at the next update, contacts with dynamic bodies go on (warm starts kept);
+/// - to kinematic: it keeps its velocities and moves with them, infinite mass;
+/// - to dynamic: it gets its mass, centre and inertia from its shapes (1 kg and unit inertia when
+///   they have no mass) and falls with gravity from the next step; a fixed-rotation body's angular
+///   velocity is set to zero.
+/// A body that is no longer dynamic loses its forces of this step and its constant force and
+/// torque (as on creation, only dynamic bodies take forces). A mass set with cnBody_SetMassData is
+/// dropped: the mass comes from the shapes again. The shapes' broadphase proxies move to the new
+/// type's tree, so the pairs follow at the next update. cn_statusInvalidArgument (logged) for an
+/// unknown type or a body with a plane becoming non-static; cn_statusWorldLocked from inside a
+/// step (user systems excepted) or while the world is being destroyed; cn_statusOutOfMemory
+/// (logged, nothing changed) when the broadphase cannot grow.
+CN_API cnStatus cnBody_SetType( cnBodyId bodyId, cnBodyType type );
+/// cn_staticBody for an invalid id.
 CN_API cnBodyType cnBody_GetType( cnBodyId bodyId );
+
+/// Multiply the world's gravity for this body (cnBodyDef.gravityScale): 0 floats, 2 falls twice as
+/// fast, negative rises. Any finite number; cn_statusNonFinite (logged, nothing changed) for NaN or
+/// infinity. Takes effect at the next step; acts on dynamic bodies only, but is kept for any type.
+CN_API cnStatus cnBody_SetGravityScale( cnBodyId bodyId, double scale );
+/// 0 for an invalid id.
+CN_API double cnBody_GetGravityScale( cnBodyId bodyId );
+
+/// Linear and angular damping, 1/s (cnBodyDef.linearDamping, angularDamping): each step of length
+/// h divides the predicted velocity by (1 + h c), implicit and stable for any c >= 0. Inertial
+/// dynamic bodies only. cn_statusInvalidArgument (logged) for a negative value,
+/// cn_statusNonFinite (logged) for NaN or infinity; nothing changed then.
+CN_API cnStatus cnBody_SetLinearDamping( cnBodyId bodyId, double damping );
+/// 0 for an invalid id.
+CN_API double cnBody_GetLinearDamping( cnBodyId bodyId );
+CN_API cnStatus cnBody_SetAngularDamping( cnBodyId bodyId, double damping );
+/// 0 for an invalid id.
+CN_API double cnBody_GetAngularDamping( cnBodyId bodyId );
 
 /// The body's name, "" when it has none or the id is invalid. Valid while the body lives.
 CN_API const char* cnBody_GetName( cnBodyId bodyId );
@@ -276,8 +329,26 @@ CN_API cnStatus cnShape_GetGeometry( cnShapeId shapeId, cnGeometry* outGeometry 
 CN_API cnStatus cnShape_SetGeometry( cnShapeId shapeId, const cnGeometry* geometry );
 
 CN_API cnTransform cnShape_GetLocalPose( cnShapeId shapeId );
+/// The default material for an invalid id.
 CN_API cnMaterial cnShape_GetMaterial( cnShapeId shapeId );
+/// Change friction, restitution and density. Friction and restitution act from the next contact
+/// solve; a new density recomputes the shape's mass and its body's (mass, centre, inertia), unless
+/// the body's mass was set with cnBody_SetMassData. cn_statusNonFinite (logged) for NaN or
+/// infinity, cn_statusInvalidArgument (logged) for friction < 0, restitution outside [0, 1] or
+/// density < 0; nothing changed then. A density change from inside a step (user systems
+/// excepted) or any change while the world is being destroyed: cn_statusWorldLocked.
 CN_API cnStatus cnShape_SetMaterial( cnShapeId shapeId, cnMaterial material );
+
+/// Change the collision filter (cnShapeDef.categoryBits, maskBits): two shapes may touch when
+/// each one's category is in the other's mask. Pairs are found again at the next update: a contact
+/// the new bits forbid ends there (an end event), one they allow begins (a box resting on the
+/// ground falls through once its mask leaves out the ground's category). Any bits are valid.
+/// cn_statusWorldLocked from inside a step (user systems excepted) or while the world is being
+/// destroyed, cn_statusOutOfMemory (logged, nothing changed) when the broadphase cannot grow.
+CN_API cnStatus cnShape_SetFilter( cnShapeId shapeId, uint32_t categoryBits, uint32_t maskBits );
+/// The filter bits (either pointer nullable). cn_statusInvalidId, outputs untouched, for an
+/// invalid id.
+CN_API cnStatus cnShape_GetFilter( cnShapeId shapeId, uint32_t* categoryBits, uint32_t* maskBits );
 CN_API void* cnShape_GetUserData( cnShapeId shapeId );
 
 /// Mass properties of the shape alone, in its body's frame.
