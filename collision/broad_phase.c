@@ -2,6 +2,7 @@
 #include "broad_phase.h"
 
 #include "core.h"
+#include "ray.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -1060,6 +1061,59 @@ void cnBroadPhase_Query( const cnBroadPhase* bp, cnAABB aabb, cnBroadPhaseQueryF
              fcn( key, proxy->shapeIndex, context ) == false )
         {
             return;
+        }
+    }
+}
+
+// false when the cast was stopped; `*maxFraction` follows the clipping
+static bool cnRayCastTree( const cnDynamicTree* tree, const cnProxy* proxies, cnVec3 origin,
+                           cnVec3 translation, double* maxFraction, cnBroadPhaseRayFcn* fcn, void* context )
+{
+    const cnTreeNode* nodes = tree->nodes;
+    int index = tree->root;
+    while ( index != CN_NULL_INDEX )
+    {
+        const cnTreeNode* node = nodes + index;
+        bool overlaps = cnRayOverlapsAABB( node->aabb, origin, translation, *maxFraction );
+        if ( overlaps && cnTree_IsLeaf( node ) )
+        {
+            double value = fcn( node->proxyKey, proxies[node->proxyKey].shapeIndex, *maxFraction, context );
+            if ( !( value > 0.0 ) )
+            {
+                *maxFraction = 0.0;
+                return false;
+            }
+            *maxFraction = value < *maxFraction ? value : *maxFraction;
+        }
+        index = cnTree_Next( nodes, index, overlaps );
+    }
+    return true;
+}
+
+void cnBroadPhase_RayCast( const cnBroadPhase* bp, cnVec3 origin, cnVec3 translation, double maxFraction,
+                           cnBroadPhaseRayFcn* fcn, void* context )
+{
+    if ( !( maxFraction > 0.0 ) ||
+         cnRayCastTree( bp->trees + cn_staticTree, bp->proxies, origin, translation, &maxFraction, fcn,
+                        context ) == false ||
+         cnRayCastTree( bp->trees + cn_movingTree, bp->proxies, origin, translation, &maxFraction, fcn,
+                        context ) == false )
+    {
+        return;
+    }
+    for ( int i = 0; i < bp->outsizedCount; ++i )
+    {
+        int key = bp->outsized[i];
+        const cnProxy* proxy = bp->proxies + key;
+        if ( cnRayOverlapsAABB( cnGetTreeConst( bp, proxy )->nodes[proxy->node].aabb, origin, translation,
+                                maxFraction ) )
+        {
+            double value = fcn( key, proxy->shapeIndex, maxFraction, context );
+            if ( !( value > 0.0 ) )
+            {
+                return;
+            }
+            maxFraction = value < maxFraction ? value : maxFraction;
         }
     }
 }

@@ -217,6 +217,17 @@ void cnBroadPhase_FreePairArray( cnBroadPhase* bp, cnPair** pairs, int* capacity
 // order, until it returns false. The broadphase must not be changed during the query.
 void cnBroadPhase_Query( const cnBroadPhase* bp, cnAABB aabb, cnBroadPhaseQueryFcn* fcn, void* context );
 
+// Called for every proxy whose fat box the ray meets within the current maximum fraction, with
+// that maximum. Returns the new maximum: a value <= 0 stops the cast, a value below the current
+// maximum clips the ray there (later boxes are tested against it), anything else keeps it.
+typedef double cnBroadPhaseRayFcn( int proxyKey, int shapeIndex, double maxFraction, void* context );
+
+// Walk both trees and the outsized list along the segment origin + t translation, t in
+// [0, maxFraction], calling `fcn` for every live proxy whose fat box the (clipped) segment meets,
+// in no particular order. Read only: several casts may run at once on an unchanging broadphase.
+void cnBroadPhase_RayCast( const cnBroadPhase* bp, cnVec3 origin, cnVec3 translation, double maxFraction,
+                           cnBroadPhaseRayFcn* fcn, void* context );
+
 // Counters: proxies, tree heights, re-insertions.
 cnBroadPhaseStats cnBroadPhase_GetStats( const cnBroadPhase* bp );
 

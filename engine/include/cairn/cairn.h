@@ -16,6 +16,7 @@
 #include "cairn/base.h"
 #include "cairn/id.h"
 #include "cairn/math.h"
+#include "cairn/query.h"
 #include "cairn/solver.h"
 #include "cairn/status.h"
 #include "cairn/types.h"
