@@ -306,6 +306,11 @@ static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
         AddNumber( report, "contacts_max", (double)result->contactsMax ) &&
         AddNumber( report, "max_penetration", result->maxPenetration ) &&
         AddNumber( report, "substeps", (double)result->substeps ) &&
+        AddNumber( report, "awake_bodies", (double)result->awakeFinal ) &&
+        AddNumber( report, "sleeping_bodies", (double)result->sleepingFinal ) &&
+        AddNumber( report, "islands", (double)result->islandsFinal ) &&
+        AddNumber( report, "sleeping_islands", (double)result->sleepingIslandsFinal ) &&
+        AddNumber( report, "island_ms_mean", result->steps > 0 ? result->islandMsSum / steps : 0.0 ) &&
         AddNumber( report, "iterations_mean", result->steps > 0 ? result->iterationsSum / steps : 0.0 ) &&
         AddNumber( report, "relax_iterations_mean",
                    result->steps > 0 ? result->relaxIterationsSum / steps : 0.0 ) &&

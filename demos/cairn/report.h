@@ -87,6 +87,12 @@ typedef struct RunResult
     double recursionOverlapMax;
     /// Substeps of the last step (the world's setting, or its automatic count).
     int substeps;
+    /// Islands and sleeping after the last step (cnStepReport), and the island pass's time summed.
+    int awakeFinal;
+    int sleepingFinal;
+    int islandsFinal;
+    int sleepingIslandsFinal;
+    double islandMsSum;
     /// NaN when no step was taken.
     double residualFinal;
     /// The merits of the last step, and the largest of each over the run (NaN steps skipped);

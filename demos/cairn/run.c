@@ -505,7 +505,8 @@ static bool WriteTraceHeader( FILE* trace )
                "step,time,contacts,iterations,residual,kinetic_energy,max_penetration,systems_ms,predict_ms,"
                "collide_ms,integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,"
                "violation_signorini,violation_coulomb,violation_dissipation,solve_ms,solve_status,"
-               "recursion_levels,recursion_rows,recursion_overlap\n",
+               "recursion_levels,recursion_rows,recursion_overlap,awake_bodies,sleeping_bodies,islands,"
+               "island_ms\n",
                trace ) >= 0;
 }
 
@@ -521,14 +522,15 @@ static bool WriteTraceRow( FILE* trace, const cnStepReport* report )
     return fprintf(
                trace,
                "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,"
-               "%.6g,%s,%d,%d,%.17g\n",
+               "%.6g,%s,%d,%d,%.17g,%d,%d,%d,%.6g\n",
                (long long)report->stepIndex, report->time, report->contactCount, report->solverIterations,
                report->solverResidual, report->kineticEnergy, report->maxPenetration, report->systemsMs,
                report->predictMs, report->collideMs, report->integrateMs, report->stepMs,
                report->relaxIterations, report->meritNaturalMap, report->meritCone,
                report->violationSignorini, report->violationCoulomb, report->violationDissipation,
                report->solveMs, StepSolveStatus( report ), report->contactRecursions, report->recursionRows,
-               report->recursionOverlap ) > 0;
+               report->recursionOverlap, report->awakeCount, report->sleepingCount, report->islandCount,
+               report->islandMs ) > 0;
 }
 
 // Fold the buffered step reports into the totals. `firstStep` is the 1-based number of buffer[0].
@@ -550,6 +552,11 @@ static void Accumulate( RunResult* result, const cnStepReport* buffer, int count
         result->recursionRefusedSum += report->recursionRefused;
         result->recursionOverlapMax = fmax( result->recursionOverlapMax, report->recursionOverlap );
         result->substeps = report->substeps;
+        result->awakeFinal = report->awakeCount;
+        result->sleepingFinal = report->sleepingCount;
+        result->islandsFinal = report->islandCount;
+        result->sleepingIslandsFinal = report->sleepingIslandCount;
+        result->islandMsSum += report->islandMs;
         result->residualFinal = report->solverResidual;
         result->simulatedTime = report->time;
         StepMerits( report, result->merits );

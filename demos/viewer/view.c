@@ -311,7 +311,7 @@ void vwUpdateColors( vwApp* app )
                 break;
             case vw_colorRest:
             {
-                // resting: what a sleep test would put to sleep (the engine has no sleep yet)
+                // resting: what a sleep test would pick (the engine's own, island.c, needs world.sleeping)
                 double v = cnLength( arrays.linearVelocities[i] );
                 double w = cnLength( arrays.angularVelocities[i] );
                 bool resting = v < 0.05 && w < 0.1;
@@ -431,6 +431,39 @@ static void vwDrawBox( vwRenderer* renderer, cnVec3 lo, cnVec3 hi, const float c
     }
 }
 
+// Joints, always drawn over the scene: each body's centre of mass to its anchor (cyan), and the two
+// anchors to each other in red (a joint that holds draws no red: its anchors coincide)
+static void vwDrawJoints( vwApp* app )
+{
+    int count = cnWorld_GetJointCount( app->worldId );
+    cnJointId* joints = count > 0 ? malloc( (size_t)count * sizeof( cnJointId ) ) : NULL;
+    if ( joints == NULL )
+    {
+        return;
+    }
+    count = cnWorld_GetJoints( app->worldId, joints, count );
+    const float armColor[4] = { 0.2f, 0.9f, 1.0f, 1.0f };
+    const float errorColor[4] = { 1.0f, 0.2f, 0.2f, 1.0f };
+    for ( int j = 0; j < count; ++j )
+    {
+        cnVec3 anchorA = cnJoint_GetWorldAnchorA( joints[j] );
+        cnVec3 anchorB = cnJoint_GetWorldAnchorB( joints[j] );
+        cnVec3 centerA = cnBody_GetWorldCenter( cnJoint_GetBodyA( joints[j] ) );
+        cnVec3 centerB = cnBody_GetWorldCenter( cnJoint_GetBodyB( joints[j] ) );
+        float a[3], b[3];
+        vwToFloats( centerA, a );
+        vwToFloats( anchorA, b );
+        vwDrawLine( app->renderer, a, b, armColor, true );
+        vwToFloats( centerB, a );
+        vwToFloats( anchorB, b );
+        vwDrawLine( app->renderer, a, b, armColor, true );
+        vwToFloats( anchorA, a );
+        vwToFloats( anchorB, b );
+        vwDrawLine( app->renderer, a, b, errorColor, true );
+    }
+    free( joints );
+}
+
 void vwDrawScene( vwApp* app )
 {
     cnBodyArrays arrays = cnWorld_GetBodyArrays( app->worldId );
@@ -531,6 +564,7 @@ void vwDrawScene( vwApp* app )
             }
         }
     }
+    vwDrawJoints( app );
     if ( app->showAabbs )
     {
         const float boxColor[4] = { 0.3f, 1.0f, 0.5f, 1.0f };

@@ -2,6 +2,8 @@
 // Bodies: the dense component store and the body API.
 
 #include "core.h"
+#include "island.h"
+#include "joint.h"
 #include "world.h"
 
 #include <string.h>
@@ -339,6 +341,9 @@ cnBodyId cnCreateBody( cnWorldId worldId, const cnBodyDef* def )
     b->safeLinearVelocity[row] = b->linearVelocity[row];
     b->safeAngularVelocity[row] = b->angularVelocity[row];
     b->flaggedStep[row] = -1;
+    b->sleepTime[row] = 0.0;
+    b->sleepIsland[row] = CN_NULL_INDEX;
+    b->sleepNext[row] = CN_NULL_INDEX;
     b->mass[row] = 0.0;
     b->invMass[row] = 0.0;
     b->localCenter[row] = cn_vec3Zero;
@@ -391,8 +396,11 @@ cnStatus cnDestroyBody( cnBodyId bodyId )
         return cn_statusWorldLocked;
     }
 
-    cnDestroyBodyShapes( world, row );
+    // what rests on the body, or is linked to it, falls again (its island wakes with it)
+    cnWakeTouching( world, row );
     int slot = bodyId.index1 - 1;
+    cnDestroyBodyJoints( world, slot );
+    cnDestroyBodyShapes( world, row );
     cnRemoveName( world, slot );
     char* name = world->bodies.name[row];
     cnFree( &world->allocator, name, name != NULL ? strlen( name ) + 1 : 0 );
@@ -492,6 +500,7 @@ cnStatus cnBody_SetTransform( cnBodyId bodyId, cnVec3 position, cnQuat orientati
     b->transform[row].q = cnNormalizeQuat( orientation );
     b->center[row] = cnTransformPoint( b->transform[row], b->localCenter[row] );
     cnMoveBodyProxies( world, row, cn_vec3Zero );
+    cnWakeTouching( world, row );
     return cn_statusOk;
 }
 
@@ -529,6 +538,15 @@ static cnWorld* cnBodyForVector( cnBodyId bodyId, cnVec3 value, const char* what
     return world;
 }
 
+// a change of `value` (not zero) wakes the body's island
+static void cnWakeIfNonZero( cnWorld* world, int row, cnVec3 value )
+{
+    if ( value.x != 0.0 || value.y != 0.0 || value.z != 0.0 )
+    {
+        cnWakeBody( world, row );
+    }
+}
+
 cnStatus cnBody_SetLinearVelocity( cnBodyId bodyId, cnVec3 velocity )
 {
     int row;
@@ -537,6 +555,7 @@ cnStatus cnBody_SetLinearVelocity( cnBodyId bodyId, cnVec3 velocity )
     if ( world != NULL && world->bodies.type[row] != cn_staticBody )
     {
         world->bodies.linearVelocity[row] = velocity;
+        cnWakeIfNonZero( world, row, velocity );
     }
     return status;
 }
@@ -558,6 +577,7 @@ cnStatus cnBody_SetAngularVelocity( cnBodyId bodyId, cnVec3 velocity )
     if ( world != NULL && world->bodies.type[row] != cn_staticBody )
     {
         world->bodies.angularVelocity[row] = velocity;
+        cnWakeIfNonZero( world, row, velocity );
     }
     return status;
 }
@@ -577,6 +597,7 @@ cnStatus cnBody_ApplyForce( cnBodyId bodyId, cnVec3 force, cnVec3 worldPoint )
         cnBodyStore* b = &world->bodies;
         b->force[row] = cnAdd( b->force[row], force );
         b->torque[row] = cnAdd( b->torque[row], cnCross( cnSub( worldPoint, b->center[row] ), force ) );
+        cnWakeIfNonZero( world, row, force );
     }
     return status;
 }
@@ -589,6 +610,7 @@ cnStatus cnBody_ApplyForceToCenter( cnBodyId bodyId, cnVec3 force )
     if ( world != NULL && world->bodies.type[row] == cn_dynamicBody )
     {
         world->bodies.force[row] = cnAdd( world->bodies.force[row], force );
+        cnWakeIfNonZero( world, row, force );
     }
     return status;
 }
@@ -601,6 +623,7 @@ cnStatus cnBody_ApplyTorque( cnBodyId bodyId, cnVec3 torque )
     if ( world != NULL && world->bodies.type[row] == cn_dynamicBody )
     {
         world->bodies.torque[row] = cnAdd( world->bodies.torque[row], torque );
+        cnWakeIfNonZero( world, row, torque );
     }
     return status;
 }
@@ -619,6 +642,8 @@ static cnStatus cnApplyImpulse( cnWorld* world, int row, cnVec3 linear, cnVec3 a
     {
         return cn_statusOk;
     }
+    cnWakeIfNonZero( world, row, linear );
+    cnWakeIfNonZero( world, row, angular );
     cnQuat q = b->transform[row].q;
     bool turns = cnIsRotationFixed( b, row ) == false;
 
@@ -703,6 +728,7 @@ cnStatus cnBody_SetConstantForce( cnBodyId bodyId, cnVec3 force )
     if ( world != NULL && world->bodies.type[row] == cn_dynamicBody )
     {
         world->bodies.constantForce[row] = force;
+        cnWakeIfNonZero( world, row, force );
     }
     return status;
 }
@@ -722,6 +748,7 @@ cnStatus cnBody_SetConstantTorque( cnBodyId bodyId, cnVec3 torque )
     if ( world != NULL && world->bodies.type[row] == cn_dynamicBody )
     {
         world->bodies.constantTorque[row] = torque;
+        cnWakeIfNonZero( world, row, torque );
     }
     return status;
 }
@@ -772,6 +799,7 @@ cnStatus cnBody_SetMassData( cnBodyId bodyId, const cnMassData* massData )
         return cn_statusInvalidArgument;
     }
     cnBodyStore* b = &world->bodies;
+    cnWakeBody( world, row );
     b->flags[row] |= cn_bodyCustomMass;
     if ( b->type[row] == cn_dynamicBody )
     {
@@ -800,6 +828,7 @@ cnStatus cnBody_SetFixedRotation( cnBodyId bodyId, bool fixedRotation )
         return cn_statusWorldLocked;
     }
     cnBodyStore* b = &world->bodies;
+    cnWakeBody( world, row );
     if ( fixedRotation )
     {
         b->flags[row] |= cn_bodyFixedRotation;
@@ -845,6 +874,7 @@ cnStatus cnBody_SetMobility( cnBodyId bodyId, cnMat3 linearMobility, cnMat3 angu
                     "cnBody_SetMobility: mobility must be symmetric positive definite" );
         return cn_statusInvalidArgument;
     }
+    cnWakeBody( world, row );
     world->bodies.linearMobility[row] = linearMobility;
     world->bodies.angularMobility[row] = angularMobility;
     world->bodies.flags[row] |= cn_bodyCustomMobility;
@@ -930,6 +960,9 @@ cnStatus cnBody_SetType( cnBodyId bodyId, cnBodyType type )
         }
     }
 
+    // a sleeping body wakes before it changes, and so do the bodies touching it
+    cnWakeTouching( world, row );
+
     // the proxies move to the tree and pair rule of the new type; the contacts follow at the
     // next update (a pair the new type cannot have, static with static, ends)
     b->type[row] = type;
@@ -1003,6 +1036,7 @@ cnStatus cnBody_SetGravityScale( cnBodyId bodyId, double scale )
     if ( world != NULL )
     {
         world->bodies.gravityScale[row] = scale;
+        cnWakeBody( world, row );
     }
     return status;
 }
@@ -1022,6 +1056,7 @@ cnStatus cnBody_SetLinearDamping( cnBodyId bodyId, double damping )
     if ( world != NULL )
     {
         world->bodies.linearDamping[row] = damping;
+        cnWakeBody( world, row );
     }
     return status;
 }
@@ -1041,6 +1076,7 @@ cnStatus cnBody_SetAngularDamping( cnBodyId bodyId, double damping )
     if ( world != NULL )
     {
         world->bodies.angularDamping[row] = damping;
+        cnWakeBody( world, row );
     }
     return status;
 }
@@ -1057,6 +1093,52 @@ cnBodyType cnBody_GetType( cnBodyId bodyId )
     int row;
     cnWorld* world = cnGetBodyWorld( bodyId, &row );
     return world != NULL ? world->bodies.type[row] : cn_staticBody;
+}
+
+cnStatus cnBody_SetAwake( cnBodyId bodyId, bool awake )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( cnRefuseWhileDestroying( world, "cnBody_SetAwake" ) )
+    {
+        return cn_statusWorldLocked;
+    }
+    if ( world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnBody_SetAwake: called from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+    if ( world->bodies.type[row] != cn_dynamicBody )
+    {
+        return cn_statusOk;
+    }
+    if ( awake )
+    {
+        cnWakeBody( world, row );
+        return cn_statusOk;
+    }
+    if ( cnSleepIslandOf( world, row ) == false )
+    {
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory, "cnBody_SetAwake: out of memory" );
+        return cn_statusOutOfMemory;
+    }
+    return cn_statusOk;
+}
+
+bool cnBody_IsAwake( cnBodyId bodyId )
+{
+    int row;
+    cnWorld* world = cnGetBodyWorld( bodyId, &row );
+    if ( world == NULL || world->bodies.type[row] == cn_staticBody )
+    {
+        return false;
+    }
+    return cnIsBodyAsleep( &world->bodies, row ) == false;
 }
 
 const char* cnBody_GetName( cnBodyId bodyId )

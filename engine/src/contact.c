@@ -5,6 +5,8 @@
 
 #include "ccd_support.h"
 #include "core.h"
+#include "island.h"
+#include "joint.h"
 #include "narrow_phase.h"
 #include "world.h"
 
@@ -333,10 +335,10 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
     cnStepReport* report = &world->report;
 
     // 3 broadphase: moving shapes to their current boxes; a box that must be re-inserted is
-    // stretched along the motion expected over the next step
+    // stretched along the motion expected over the next step (sleeping bodies do not move)
     for ( int row = 0; row < b->count; ++row )
     {
-        if ( b->type[row] != cn_staticBody )
+        if ( b->type[row] != cn_staticBody && cnIsBodyAsleep( b, row ) == false )
         {
             cnMoveBodyProxies( world, row, cnScale( timeStep, b->linearVelocity[row] ) );
         }
@@ -345,6 +347,21 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
     if ( pairCount < 0 )
     {
         return cn_statusOutOfMemory;
+    }
+    if ( world->jointCount > 0 )
+    {
+        // the bodies of a joint do not collide unless it says so (cnJointDef.collideConnected)
+        int kept = 0;
+        for ( int p = 0; p < pairCount; ++p )
+        {
+            cnPair pair = set->pairs[p];
+            if ( cnJointsFilterPair( world, world->shapes[pair.shapeA].bodySlot,
+                                     world->shapes[pair.shapeB].bodySlot ) == false )
+            {
+                set->pairs[kept++] = pair;
+            }
+        }
+        pairCount = kept;
     }
     report->pairCount = pairCount;
 
@@ -445,6 +462,25 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
     for ( int i = 0; i < set->count; ++i )
     {
         cnContact* contact = set->contacts + i;
+        int rowA = world->slots[world->shapes[contact->shapeA].bodySlot].row;
+        int rowB = world->slots[world->shapes[contact->shapeB].bodySlot].row;
+        bool stillA = b->type[rowA] == cn_staticBody || cnIsBodyAsleep( b, rowA );
+        bool stillB = b->type[rowB] == cn_staticBody || cnIsBodyAsleep( b, rowB );
+        if ( stillA && stillB )
+        {
+            // two sleeping bodies, or a sleeping one and a static one: nothing moved, the manifold
+            // and its impulses are kept as they are
+            if ( contact->manifold.pointCount > 0 )
+            {
+                manifolds += 1;
+                points += contact->manifold.pointCount;
+                for ( int k = 0; k < contact->manifold.pointCount; ++k )
+                {
+                    deepest = fmax( deepest, -contact->manifold.points[k].separation );
+                }
+            }
+            continue;
+        }
         cnManifold previous = contact->manifold;
         double oldNormal[CN_MAX_MANIFOLD_POINTS];
         cnVec3 oldTangent[CN_MAX_MANIFOLD_POINTS];
@@ -510,6 +546,11 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         }
         contact->flags =
             touching ? contact->flags | cn_contactTouching : contact->flags & ~(uint32_t)cn_contactTouching;
+        if ( touching && world->sleepIslandCount > 0 )
+        {
+            // a moving body touches a sleeping one: its island wakes and joins this substep's solve
+            cnWakeByContact( world, rowA, rowB );
+        }
 
         if ( touching )
         {

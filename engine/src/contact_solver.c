@@ -17,6 +17,7 @@
 
 #include "ccd_support.h"
 #include "core.h"
+#include "joint.h"
 #include "narrow_phase.h"
 #include "solver_layer.h"
 #include "world.h"
@@ -39,6 +40,8 @@
 #define CN_INACCURATE_FACTOR 4.0
 // a row the oracle added: no manifold point to warm-start
 #define CN_RECURSION_SLOT 255
+// a joint's row: its impulse goes back to the joint (joint.c)
+#define CN_JOINT_SLOT 254
 // pairs outside the contact cache whose start-pose rows one step's oracle remembers (past it, such a
 // pair gets rows at its trial poses only)
 #define CN_ORACLE_NEW_PAIRS 256
@@ -116,7 +119,8 @@ static void cnPrepareBodies( const cnWorld* world, cnContactRows* rows )
     for ( int row = 0; row < bodies->count; ++row )
     {
         rows->solverIndex[row] = -1;
-        if ( bodies->type[row] != cn_dynamicBody )
+        // a sleeping body is not solved: it stands still like a static one (island.c)
+        if ( bodies->type[row] != cn_dynamicBody || cnIsBodyAsleep( bodies, row ) )
         {
             continue;
         }
@@ -238,8 +242,12 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
         const cnShape* shapeB = world->shapes + contact->shapeB;
         int ra = world->slots[shapeA->bodySlot].row;
         int rb = world->slots[shapeB->bodySlot].row;
-        ra = bodies->type[ra] == cn_staticBody ? -1 : ra;
-        rb = bodies->type[rb] == cn_staticBody ? -1 : rb;
+        ra = bodies->type[ra] == cn_staticBody || cnIsBodyAsleep( bodies, ra ) ? -1 : ra;
+        rb = bodies->type[rb] == cn_staticBody || cnIsBodyAsleep( bodies, rb ) ? -1 : rb;
+        if ( ( ra < 0 || rows->solverIndex[ra] < 0 ) && ( rb < 0 || rows->solverIndex[rb] < 0 ) )
+        {
+            continue; // no solved body (a sleeping one against a still kinematic one)
+        }
         double mu = sqrt( shapeA->material.friction * shapeB->material.friction );
         double restitution = fmax( shapeA->material.restitution, shapeB->material.restitution );
         dropped = dropped || ( friction == false && mu > 0.0 );
@@ -412,7 +420,8 @@ static bool cnShapesMayPair( const cnWorld* world, int a, int b )
     const cnShape* sa = world->shapes + a;
     const cnShape* sb = world->shapes + b;
     if ( sa->bodySlot == sb->bodySlot || ( sa->categoryBits & sb->maskBits ) == 0 ||
-         ( sb->categoryBits & sa->maskBits ) == 0 )
+         ( sb->categoryBits & sa->maskBits ) == 0 ||
+         cnJointsFilterPair( (cnWorld*)world, sa->bodySlot, sb->bodySlot ) )
     {
         return false;
     }
@@ -566,7 +575,7 @@ static bool* cnFindStarted( cnOracleContext* context, int contact, const int sha
 // gets when the oracle finds it overlapping at a trial pose. `overlap` (m) is how deep it went
 // there; the narrowphase looks that far, plus the bodies' motion, for the start's separation.
 static int cnAddStartRows( cnOracleContext* context, const int shapeIndex[2], const int bodyRow[2],
-                           double overlap, cnOracleResult* result )
+                           double overlap, const double* delta, cnOracleResult* result )
 {
     cnWorld* world = context->world;
     cnContactRows* rows = context->rows;
@@ -582,8 +591,18 @@ static int cnAddStartRows( cnOracleContext* context, const int shapeIndex[2], co
         int row = bodyRow[side];
         if ( bodies->type[row] != cn_staticBody )
         {
-            double speed =
-                cnLength( bodies->linearVelocity[row] ) + radius * cnLength( bodies->angularVelocity[row] );
+            // the trial motion: the velocities and the pass's change of them (a position pass's
+            // pseudo-velocity, which joints' position corrections can make large)
+            cnVec3 v = bodies->linearVelocity[row];
+            cnVec3 w = bodies->angularVelocity[row];
+            int k = context->rows->solverIndex[row];
+            if ( k >= 0 )
+            {
+                const double* d = delta + 6 * k;
+                v = cnAdd( v, cnMakeVec3( d[0], d[1], d[2] ) );
+                w = cnAdd( w, cnMakeVec3( d[3], d[4], d[5] ) );
+            }
+            double speed = cnLength( v ) + radius * cnLength( w );
             reach += 2.0 * context->timeStep * speed + radius;
         }
     }
@@ -749,7 +768,7 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
             const cnShape* shape = world->shapes + shapeIndex[side];
             int row = world->slots[shape->bodySlot].row;
             bodyRow[side] = row;
-            solverRow[side] = bodies->type[row] == cn_dynamicBody ? row : -1;
+            solverRow[side] = rows->solverIndex[row] >= 0 ? row : -1;
             moving = moving || bodies->type[row] != cn_staticBody;
             placed[side] = ( cnCollisionShape ){ &shape->geometry, shape->hull,
                                                  cnMulTransforms( pose[row], shape->localPose ) };
@@ -783,7 +802,7 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
                 // at the start pose first, as the assembly makes them (the paper's level 0 for every
                 // nearby pair), then rows at trial poses if it still overlaps
                 *started = true;
-                added += cnAddStartRows( context, shapeIndex, bodyRow, -mp->separation, result );
+                added += cnAddStartRows( context, shapeIndex, bodyRow, -mp->separation, delta, result );
                 break;
             }
             cnVec3 rA = cnSub( mp->point, center[bodyRow[0]] );
@@ -844,6 +863,13 @@ static void cnStoreImpulses( cnWorld* world, const cnContactRows* rows, const do
     for ( int c = 0; c < set->count; ++c )
     {
         cnContact* contact = set->contacts + c;
+        // a contact with no solved body (sleeping) keeps its impulses for the warm start
+        int rowA = world->slots[world->shapes[contact->shapeA].bodySlot].row;
+        int rowB = world->slots[world->shapes[contact->shapeB].bodySlot].row;
+        if ( rows->solverIndex[rowA] < 0 && rows->solverIndex[rowB] < 0 )
+        {
+            continue;
+        }
         for ( int k = 0; k < CN_MAX_MANIFOLD_POINTS; ++k )
         {
             contact->normalImpulse[k] = 0.0;
@@ -852,7 +878,7 @@ static void cnStoreImpulses( cnWorld* world, const cnContactRows* rows, const do
     }
     for ( int i = 0; i < rows->problem.rowCount; ++i )
     {
-        if ( rows->slot[i] == CN_RECURSION_SLOT )
+        if ( rows->slot[i] == CN_RECURSION_SLOT || rows->slot[i] == CN_JOINT_SLOT )
         {
             continue;
         }
@@ -1053,10 +1079,12 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
     bool oracle = withOracle;
     int recursions = oracle ? world->def.contactRecursions : 0;
     int extra = oracle ? CN_ORACLE_LEVELS * ( points + set->count + 16 ) : 0;
+    int jointRows = cnJointRowBound( world );
     cnContactRows rows;
     int bodyRows = bodies->count;
     double* delta = cnArenaAlloc( arena, 6 * (size_t)( bodyRows > 0 ? bodyRows : 1 ) * sizeof( double ), 16 );
-    if ( delta == NULL || cnAllocRows( arena, &rows, bodyRows, 3 * points + extra, points + extra ) == false )
+    if ( delta == NULL || cnAllocRows( arena, &rows, bodyRows, 3 * points + extra + jointRows,
+                                       points + extra + jointRows ) == false )
     {
         return cn_statusOutOfMemory;
     }
@@ -1068,6 +1096,36 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
         report->warnings |= cn_warnFrictionDropped;
     }
     cnSolverProblem* problem = &rows.problem;
+    // the joints' rows after the contacts': an inertial world corrects their position error in the
+    // soft pass (joint.c), an overdamped one in b
+    cnJointSoft jointSoft = { 0 };
+    int jointFirst = problem->rowCount;
+    if ( world->jointCount > 0 )
+    {
+        size_t capacity = (size_t)problem->rowCapacity;
+        jointSoft.softBias = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
+        jointSoft.softSoftness = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
+        jointSoft.springSoftness = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
+        if ( jointSoft.softBias == NULL || jointSoft.softSoftness == NULL ||
+             jointSoft.springSoftness == NULL )
+        {
+            return cn_statusOutOfMemory;
+        }
+        memset( jointSoft.springSoftness, 0, capacity * sizeof( double ) );
+        cnAppendJointRows( world, problem, rows.solverIndex, rows.lambda, timeStep,
+                           overdamped ? cn_jointPassPositional : cn_jointPassSoft, warmStart,
+                           overdamped ? NULL : &jointSoft );
+        for ( int i = jointFirst; i < problem->rowCount; ++i )
+        {
+            rows.contact[i] = -1;
+            rows.point[i] = 0;
+            rows.slot[i] = CN_JOINT_SLOT;
+            rows.direction[i] = cn_vec3Zero;
+            rows.push[i] = 0.0;
+        }
+    }
+    // rows that are soft in every pass (springs), NULL when none
+    double* springSoftness = jointSoft.springs ? jointSoft.springSoftness : NULL;
     report->solverRows = problem->rowCount;
     report->solverFrictionless = friction == false && problem->rowCount > 0;
     int assembledGroups = problem->groupCount; // an oracle may append more; their hard b is not set
@@ -1102,6 +1160,13 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
         for ( size_t i = 0; i < count; ++i )
         {
             softB[i] = hardB[i];
+            if ( rows.slot[i] == CN_JOINT_SLOT )
+            {
+                softB[i] += jointSoft.softBias[i];
+                softness[i] = jointSoft.softSoftness[i];
+                soft = soft || jointSoft.softSoftness[i] > 0.0 || jointSoft.softBias[i] != 0.0;
+                continue;
+            }
             if ( rows.push[i] < 0.0 )
             {
                 softB[i] += fmax( biasRate * rows.push[i], -CN_MAX_PUSH_SPEED );
@@ -1183,7 +1248,7 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
         problem->oracle = oracleHook;
-        usable = cnSolvePass( world, &rows, prepared, true, true, hardB, NULL, &relax, recursions,
+        usable = cnSolvePass( world, &rows, prepared, true, true, hardB, springSoftness, &relax, recursions,
                               rows.lambda, delta, &stats );
         problem->oracle = ( cnSolverOracle ){ 0 };
         if ( softUsable )
@@ -1202,8 +1267,9 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
             cnCopyDoubles( start, rows.lambda, problem->rowCount );
         }
         problem->oracle = oracleHook;
-        usable = cnSolvePass( world, &rows, prepared, true, true, soft ? softB : hardB,
-                              soft ? softness : NULL, &budget, recursions, rows.lambda, delta, &stats );
+        usable =
+            cnSolvePass( world, &rows, prepared, true, true, soft ? softB : hardB,
+                         soft ? softness : springSoftness, &budget, recursions, rows.lambda, delta, &stats );
         problem->oracle = ( cnSolverOracle ){ 0 };
         report->solverIterations += stats.iterations;
     }
@@ -1247,6 +1313,7 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
             (long long)world->stepIndex + 1, solver->name, stats.merits.signorini, approach );
     }
     cnStoreImpulses( world, &rows, rows.lambda );
+    cnStoreJointImpulses( world, rows.lambda, timeStep );
     cnApplyVelocities( world, &rows, delta, singlePass ? NULL : softDelta, scratch );
     return cn_statusOk;
 }
@@ -1268,7 +1335,7 @@ static cnStatus cnCorrectPositions( cnWorld* world, double timeStep, cnStepScrat
     {
         points += set->contacts[i].manifold.pointCount;
     }
-    int capacity = points + CN_ORACLE_LEVELS * ( points + set->count + 16 );
+    int capacity = points + CN_ORACLE_LEVELS * ( points + set->count + 16 ) + cnJointRowBound( world );
     int bodyRows = world->bodies.count;
     cnContactRows rows;
     double* delta = cnArenaAlloc( arena, 6 * (size_t)( bodyRows > 0 ? bodyRows : 1 ) * sizeof( double ), 16 );
@@ -1284,6 +1351,15 @@ static cnStatus cnCorrectPositions( cnWorld* world, double timeStep, cnStepScrat
         return cn_statusOk;
     }
     cnPrepareContacts( world, &rows, timeStep, scratch, false, false, true );
+    int jointFirst = rows.problem.rowCount;
+    cnAppendJointRows( world, &rows.problem, rows.solverIndex, rows.lambda, timeStep, cn_jointPassPosition,
+                       false, NULL );
+    for ( int i = jointFirst; i < rows.problem.rowCount; ++i )
+    {
+        rows.contact[i] = -1;
+        rows.slot[i] = CN_JOINT_SLOT;
+        rows.push[i] = 0.0;
+    }
     cnOracleContext oracleContext;
     cnSolverOracle oracleHook;
     if ( cnMakeOracle( world, &rows, timeStep, &oracleContext, &oracleHook ) != cn_statusOk )

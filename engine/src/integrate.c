@@ -43,7 +43,8 @@ void cnApplyBodyForces( cnWorld* world )
     cnVec3 g = world->def.gravity;
     for ( int row = 0; row < b->count; ++row )
     {
-        if ( b->type[row] == cn_dynamicBody )
+        // a sleeping body takes no gravity: a force on it is the user's, and wakes it (island.c)
+        if ( b->type[row] == cn_dynamicBody && cnIsBodyAsleep( b, row ) == false )
         {
             cnVec3 force = cnMulAdd( b->force[row], b->mass[row] * b->gravityScale[row], g );
             b->force[row] = cnAdd( force, b->constantForce[row] );
@@ -120,6 +121,12 @@ bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratc
         {
             continue;
         }
+        if ( cnIsBodyAsleep( b, row ) )
+        {
+            // still; a contact may wake it in this substep, with no momentum
+            scratch->angularMomentum[row] = cn_vec3Zero;
+            continue;
+        }
         cnQuat q = b->transform[row].q;
 
         if ( overdamped )
@@ -168,7 +175,7 @@ void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch*
 
     for ( int row = 0; row < b->count; ++row )
     {
-        if ( b->type[row] == cn_staticBody )
+        if ( b->type[row] == cn_staticBody || cnIsBodyAsleep( b, row ) )
         {
             continue;
         }

@@ -28,6 +28,7 @@
 #include "scene_generate.h"
 
 #include "cairn/cairn.h"
+#include "cairn/joint.h"
 #include "cairn/scene.h"
 #include "cairn/solver.h"
 
@@ -2262,8 +2263,8 @@ static void cnWarnUnknownKeys( cnLoader* L, const cJSON* object, const char* con
 // ---------------------------------------------------------------------------------------------
 // The scene's parts
 
-static const char* const cn_topKeys[] = { "version", "description", "world",  "materials",
-                                          "bodies",  "generators",  "systems" };
+static const char* const cn_topKeys[] = { "version", "description", "world",   "materials",
+                                          "bodies",  "generators",  "systems", "joints" };
 static const char* const cn_worldKeys[] = { "gravity",
                                             "dt",
                                             "dynamics",
@@ -2685,10 +2686,6 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
         if ( cnCheckBool( L, sleeping, &def->enableSleep ) == false )
         {
             return false;
-        }
-        if ( def->enableSleep )
-        {
-            cnWarn( L, "sleeping is not implemented yet: every body stays awake" );
         }
         cnPop( L );
     }
@@ -3912,6 +3909,370 @@ static bool cnStartSystems( cnLoader* L, cnWorldId world, const cJSON* systems )
 }
 
 // Pass 1: everything checked, nothing created. Fills the world def and counts the bodies.
+// ---------------------------------------------------------------------------------------------
+// Joints: the "joints" array, each joining two bodies of "bodies" by name (cairn/joint.h). Read
+// the same way in both passes; pass 1 checks, pass 2 creates them once every body exists.
+
+// in cnJointType order
+static const char* const cn_jointTypeNames[] = { "ball", "hinge", "fixed", "distance", "prismatic" };
+static const char* const cn_jointKeys[cn_jointTypeCount][11] = {
+    { "type", "body_a", "body_b", "local_anchor_a", "local_anchor_b", "collide_connected" },
+    { "type", "body_a", "body_b", "local_anchor_a", "local_anchor_b", "collide_connected", "local_axis_a",
+      "limit", "motor" },
+    { "type", "body_a", "body_b", "local_anchor_a", "local_anchor_b", "collide_connected" },
+    { "type", "body_a", "body_b", "local_anchor_a", "local_anchor_b", "collide_connected", "length", "limit",
+      "spring" },
+    { "type", "body_a", "body_b", "local_anchor_a", "local_anchor_b", "collide_connected", "local_axis_a",
+      "limit", "motor" },
+};
+static const int cn_jointKeyCounts[cn_jointTypeCount] = { 6, 9, 6, 9, 9 };
+static const char* const cn_hingeLimitKeys[] = { "lower", "upper" };
+static const char* const cn_distanceLimitKeys[] = { "min", "max" };
+static const char* const cn_motorKeys[] = { "speed", "max_torque" };
+static const char* const cn_prismaticMotorKeys[] = { "speed", "max_force" };
+static const char* const cn_springKeys[] = { "hertz", "damping_ratio" };
+
+// One joint as the file gives it: the bodies by their index in "bodies".
+typedef struct cnJointSpec
+{
+    int type; // cnJointType
+    int bodyA;
+    int bodyB;
+    cnVec3 anchorA;
+    cnVec3 anchorB;
+    cnVec3 axis;
+    bool collideConnected;
+    bool limit;
+    double lower; // hinge: angles; distance: lengths
+    double upper;
+    bool motor;
+    double speed;
+    double torque;
+    double length;
+    bool spring;
+    double hertz;
+    double dampingRatio;
+} cnJointSpec;
+
+// A body by name ("body_a" or "body_b"): its index in "bodies".
+static bool cnReadJointBody( cnLoader* L, const cJSON* item, const char* key, int* out )
+{
+    const cJSON* member = cnMember( L, item, key, true );
+    if ( member == NULL )
+    {
+        return false;
+    }
+    cnPushKey( L, key );
+    const char* name = NULL;
+    if ( cnCheckString( L, member, &name ) == false )
+    {
+        return false;
+    }
+    int body = cnFindName( L, name );
+    if ( body < 0 )
+    {
+        char shown[96];
+        cnText quoted = cnMakeText( shown, sizeof( shown ) );
+        cnAppendQuoted( &quoted, name, strlen( name ), CN_QUOTE_LIMIT );
+        cnFinishText( &quoted );
+        return cnFail( L, cn_statusSchemaError, "no body is named %s", shown );
+    }
+    cnPop( L );
+    *out = body;
+    return true;
+}
+
+// the type a body of "bodies" is given ("dynamic" when none)
+static bool cnBodyIsDynamic( const cJSON* bodies, int index )
+{
+    const cJSON* type = cJSON_GetObjectItemCaseSensitive( cJSON_GetArrayItem( bodies, index ), "type" );
+    return cJSON_IsString( type ) == false || strcmp( type->valuestring, "dynamic" ) == 0;
+}
+
+// An optional object member of a joint (limit, motor, spring): its two numbers.
+static bool cnReadJointPair( cnLoader* L, const cJSON* item, const char* key, const char* const* keys,
+                             cnNumberRule rules[2], const char* context, bool* present, double* first,
+                             double* second )
+{
+    const cJSON* member = cnMember( L, item, key, false );
+    *present = member != NULL;
+    if ( member == NULL )
+    {
+        return true;
+    }
+    cnPushKey( L, key );
+    if ( cnExpectObject( L, member ) == false )
+    {
+        return false;
+    }
+    cnWarnUnknownKeys( L, member, keys, 2, context );
+    if ( cnReadNumberMember( L, member, keys[0], false, rules[0], first ) == false ||
+         cnReadNumberMember( L, member, keys[1], false, rules[1], second ) == false )
+    {
+        return false;
+    }
+    cnPop( L );
+    return true;
+}
+
+static bool cnReadJoint( cnLoader* L, const cJSON* item, const cJSON* bodies, cnJointSpec* spec )
+{
+    if ( cnExpectObject( L, item ) == false )
+    {
+        return false;
+    }
+    memset( spec, 0, sizeof( *spec ) );
+    spec->type = -1;
+    if ( cnReadChoiceMember( L, item, "type", true, cn_jointTypeNames, cn_jointTypeCount, "joint type",
+                             &spec->type ) == false )
+    {
+        return false;
+    }
+    static const char* const contexts[cn_jointTypeCount] = { "a ball joint", "a hinge joint", "a fixed joint",
+                                                             "a distance joint", "a prismatic joint" };
+    cnWarnUnknownKeys( L, item, cn_jointKeys[spec->type], cn_jointKeyCounts[spec->type],
+                       contexts[spec->type] );
+    if ( cnReadJointBody( L, item, "body_a", &spec->bodyA ) == false ||
+         cnReadJointBody( L, item, "body_b", &spec->bodyB ) == false )
+    {
+        return false;
+    }
+    if ( spec->bodyA == spec->bodyB )
+    {
+        cnPushKey( L, "body_b" );
+        return cnFail( L, cn_statusSchemaError, "the same body as body_a" );
+    }
+    if ( cnBodyIsDynamic( bodies, spec->bodyA ) == false && cnBodyIsDynamic( bodies, spec->bodyB ) == false )
+    {
+        cnPushKey( L, "body_b" );
+        return cnFail( L, cn_statusSchemaError,
+                       "neither body_a nor body_b is dynamic: the joint would hold nothing" );
+    }
+    spec->axis = cnMakeVec3( 0.0, 0.0, 1.0 );
+    spec->length = 1.0;
+    spec->upper = spec->type == cn_hingeJoint ? 0.25 * CN_PI : spec->type == cn_prismaticJoint ? 1.0 : 1e9;
+    spec->lower = spec->type == cn_hingeJoint ? -0.25 * CN_PI : spec->type == cn_prismaticJoint ? -1.0 : 0.0;
+    if ( spec->type == cn_prismaticJoint )
+    {
+        spec->axis = cnMakeVec3( 1.0, 0.0, 0.0 );
+        if ( cnReadVec3Member( L, item, "local_axis_a", false, cn_anyNumber, &spec->axis ) == false )
+        {
+            return false;
+        }
+        if ( !( cnLength( spec->axis ) > 1e-9 ) )
+        {
+            cnPushKey( L, "local_axis_a" );
+            return cnFail( L, cn_statusSchemaError, "expected a non-zero axis, got [0, 0, 0]" );
+        }
+        cnNumberRule lengths[2] = { cn_anyNumber, cn_anyNumber };
+        cnNumberRule motor[2] = { cn_anyNumber, cn_nonNegativeNumber };
+        if ( cnReadJointPair( L, item, "limit", cn_hingeLimitKeys, lengths, "a prismatic limit", &spec->limit,
+                              &spec->lower, &spec->upper ) == false ||
+             cnReadJointPair( L, item, "motor", cn_prismaticMotorKeys, motor, "a prismatic motor",
+                              &spec->motor, &spec->speed, &spec->torque ) == false )
+        {
+            return false;
+        }
+        if ( spec->limit && !( spec->lower <= spec->upper ) )
+        {
+            char lower[64];
+            char upper[64];
+            cnFormatNumber( lower, (int)sizeof( lower ), spec->lower );
+            cnFormatNumber( upper, (int)sizeof( upper ), spec->upper );
+            cnPushKey( L, "limit" );
+            return cnFail( L, cn_statusSchemaError, "expected lower <= upper, got [%s, %s]", lower, upper );
+        }
+    }
+    const cJSON* collide = cnMember( L, item, "collide_connected", false );
+    if ( collide != NULL )
+    {
+        cnPushKey( L, "collide_connected" );
+        if ( cnCheckBool( L, collide, &spec->collideConnected ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+    }
+    if ( cnReadVec3Member( L, item, "local_anchor_a", false, cn_anyNumber, &spec->anchorA ) == false ||
+         cnReadVec3Member( L, item, "local_anchor_b", false, cn_anyNumber, &spec->anchorB ) == false )
+    {
+        return false;
+    }
+    if ( spec->type == cn_hingeJoint )
+    {
+        if ( cnReadVec3Member( L, item, "local_axis_a", false, cn_anyNumber, &spec->axis ) == false )
+        {
+            return false;
+        }
+        if ( !( cnLength( spec->axis ) > 1e-9 ) )
+        {
+            cnPushKey( L, "local_axis_a" );
+            return cnFail( L, cn_statusSchemaError, "expected a non-zero axis, got [0, 0, 0]" );
+        }
+        cnNumberRule angles[2] = { cn_anyNumber, cn_anyNumber };
+        cnNumberRule motor[2] = { cn_anyNumber, cn_nonNegativeNumber };
+        if ( cnReadJointPair( L, item, "limit", cn_hingeLimitKeys, angles, "a hinge limit", &spec->limit,
+                              &spec->lower, &spec->upper ) == false ||
+             cnReadJointPair( L, item, "motor", cn_motorKeys, motor, "a hinge motor", &spec->motor,
+                              &spec->speed, &spec->torque ) == false )
+        {
+            return false;
+        }
+        if ( spec->limit && !( -CN_PI <= spec->lower && spec->lower <= spec->upper && spec->upper <= CN_PI ) )
+        {
+            char lower[64];
+            char upper[64];
+            cnFormatNumber( lower, (int)sizeof( lower ), spec->lower );
+            cnFormatNumber( upper, (int)sizeof( upper ), spec->upper );
+            cnPushKey( L, "limit" );
+            return cnFail( L, cn_statusSchemaError, "expected -pi <= lower <= upper <= pi, got [%s, %s]",
+                           lower, upper );
+        }
+    }
+    if ( spec->type == cn_distanceJoint )
+    {
+        cnNumberRule lengths[2] = { cn_nonNegativeNumber, cn_nonNegativeNumber };
+        cnNumberRule spring[2] = { cn_nonNegativeNumber, cn_nonNegativeNumber };
+        if ( cnReadNumberMember( L, item, "length", false, cn_positiveNumber, &spec->length ) == false ||
+             cnReadJointPair( L, item, "limit", cn_distanceLimitKeys, lengths, "a distance limit",
+                              &spec->limit, &spec->lower, &spec->upper ) == false ||
+             cnReadJointPair( L, item, "spring", cn_springKeys, spring, "a distance spring", &spec->spring,
+                              &spec->hertz, &spec->dampingRatio ) == false )
+        {
+            return false;
+        }
+        if ( spec->limit && !( spec->lower <= spec->upper ) )
+        {
+            char lower[64];
+            char upper[64];
+            cnFormatNumber( lower, (int)sizeof( lower ), spec->lower );
+            cnFormatNumber( upper, (int)sizeof( upper ), spec->upper );
+            cnPushKey( L, "limit" );
+            return cnFail( L, cn_statusSchemaError, "expected min <= max, got [%s, %s]", lower, upper );
+        }
+    }
+    return true;
+}
+
+// Pass 1: every entry of "joints".
+static bool cnCheckJoints( cnLoader* L, const cJSON* joints )
+{
+    cnPushKey( L, "joints" );
+    if ( cJSON_IsArray( joints ) == false )
+    {
+        return cnFailExpected( L, "an array of joints", joints );
+    }
+    const cJSON* bodies = cJSON_GetObjectItemCaseSensitive( L->root, "bodies" );
+    int index = 0;
+    const cJSON* item = NULL;
+    cJSON_ArrayForEach( item, joints )
+    {
+        cnPushIndex( L, index );
+        cnJointSpec spec;
+        if ( cnReadJoint( L, item, bodies, &spec ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+        index += 1;
+    }
+    cnPop( L );
+    return true;
+}
+
+// Pass 2: the joint of a checked entry, between bodies `ids` (in "bodies" order).
+static cnJointId cnCreateSpecJoint( cnWorldId world, const cnJointSpec* spec, const cnBodyId* ids )
+{
+    cnBodyId a = ids[spec->bodyA];
+    cnBodyId b = ids[spec->bodyB];
+    switch ( (cnJointType)spec->type )
+    {
+        case cn_ballJoint:
+        {
+            cnBallJointDef def = cnDefaultBallJointDef();
+            def.bodyA = a, def.bodyB = b, def.localAnchorA = spec->anchorA, def.localAnchorB = spec->anchorB;
+            def.collideConnected = spec->collideConnected;
+            return cnCreateBallJoint( world, &def );
+        }
+        case cn_hingeJoint:
+        {
+            cnHingeJointDef def = cnDefaultHingeJointDef();
+            def.bodyA = a, def.bodyB = b, def.localAnchorA = spec->anchorA, def.localAnchorB = spec->anchorB;
+            def.collideConnected = spec->collideConnected;
+            def.localAxisA = spec->axis;
+            def.enableLimit = spec->limit;
+            def.lowerAngle = spec->lower;
+            def.upperAngle = spec->upper;
+            def.enableMotor = spec->motor;
+            def.motorSpeed = spec->speed;
+            def.maxMotorTorque = spec->torque;
+            return cnCreateHingeJoint( world, &def );
+        }
+        case cn_fixedJoint:
+        {
+            cnFixedJointDef def = cnDefaultFixedJointDef();
+            def.bodyA = a, def.bodyB = b, def.localAnchorA = spec->anchorA, def.localAnchorB = spec->anchorB;
+            def.collideConnected = spec->collideConnected;
+            return cnCreateFixedJoint( world, &def );
+        }
+        case cn_prismaticJoint:
+        {
+            cnPrismaticJointDef def = cnDefaultPrismaticJointDef();
+            def.bodyA = a, def.bodyB = b, def.localAnchorA = spec->anchorA, def.localAnchorB = spec->anchorB;
+            def.collideConnected = spec->collideConnected;
+            def.localAxisA = spec->axis;
+            def.enableLimit = spec->limit;
+            def.lowerTranslation = spec->lower;
+            def.upperTranslation = spec->upper;
+            def.enableMotor = spec->motor;
+            def.motorSpeed = spec->speed;
+            def.maxMotorForce = spec->torque;
+            return cnCreatePrismaticJoint( world, &def );
+        }
+        case cn_distanceJoint:
+        default:
+        {
+            cnDistanceJointDef def = cnDefaultDistanceJointDef();
+            def.bodyA = a, def.bodyB = b, def.localAnchorA = spec->anchorA, def.localAnchorB = spec->anchorB;
+            def.collideConnected = spec->collideConnected;
+            def.length = spec->length;
+            def.enableLimit = spec->limit;
+            def.minLength = spec->limit ? spec->lower : 0.0;
+            def.maxLength = spec->limit ? spec->upper : 1e9;
+            def.enableSpring = spec->spring;
+            def.hertz = spec->hertz;
+            def.dampingRatio = spec->dampingRatio;
+            return cnCreateDistanceJoint( world, &def );
+        }
+    }
+}
+
+static bool cnCreateJoints( cnLoader* L, cnWorldId world, const cnBodyId* ids )
+{
+    const cJSON* joints = cJSON_GetObjectItemCaseSensitive( L->root, "joints" );
+    const cJSON* bodies = cJSON_GetObjectItemCaseSensitive( L->root, "bodies" );
+    cnPushKey( L, "joints" );
+    int index = 0;
+    const cJSON* item = NULL;
+    cJSON_ArrayForEach( item, joints )
+    {
+        cnPushIndex( L, index );
+        cnJointSpec spec;
+        if ( cnReadJoint( L, item, bodies, &spec ) == false )
+        {
+            return false;
+        }
+        if ( CN_IS_NULL( cnCreateSpecJoint( world, &spec, ids ) ) )
+        {
+            return cnFail( L, cn_statusSchemaError, "the engine refused this joint (see its log)" );
+        }
+        cnPop( L );
+        index += 1;
+    }
+    cnPop( L );
+    return true;
+}
+
 static bool cnCheckScene( cnLoader* L, cnWorldDef* worldDef, int* bodyCount )
 {
     const cJSON* root = L->root;
@@ -4038,6 +4399,11 @@ static bool cnCheckScene( cnLoader* L, cnWorldDef* worldDef, int* bodyCount )
     {
         return false;
     }
+    const cJSON* joints = cnMember( L, root, "joints", false );
+    if ( joints != NULL && cnCheckJoints( L, joints ) == false )
+    {
+        return false;
+    }
     const cJSON* systems = cnMember( L, root, "systems", false );
     return systems == NULL || cnCheckSystems( L, systems );
 }
@@ -4157,6 +4523,14 @@ static bool cnCreateScene( cnLoader* L, const cnWorldDef* worldDef, int bodyCoun
     }
 
     const cJSON* bodies = cJSON_GetObjectItemCaseSensitive( L->root, "bodies" );
+    // the bodies' ids in file order, for the joints
+    size_t idCount = (size_t)cJSON_GetArraySize( bodies ) + 1;
+    cnBodyId* ids = cnAllocArray( &L->allocator, idCount, sizeof( cnBodyId ) );
+    if ( ids == NULL )
+    {
+        cnDestroyWorld( world );
+        return cnFailOutOfMemory( L );
+    }
     cnPushKey( L, "bodies" );
     int index = 0;
     const cJSON* body = NULL;
@@ -4166,15 +4540,18 @@ static bool cnCreateScene( cnLoader* L, const cnWorldDef* worldDef, int bodyCoun
         cnBodyDef bodyDef = cnDefaultBodyDef();
         if ( cnReadBody( L, body, &bodyDef ) == false )
         {
+            cnFree( &L->allocator, ids, idCount * sizeof( cnBodyId ) );
             cnDestroyWorld( world );
             return false;
         }
         cnBodyId bodyId = cnCreateBody( world, &bodyDef );
+        ids[index] = bodyId;
         bool refused = CN_IS_NULL( bodyId );
         if ( refused == false && cnCreateShapes( L, bodyId, body, bodyDef.type ) == false )
         {
             if ( L->failed )
             {
+                cnFree( &L->allocator, ids, idCount * sizeof( cnBodyId ) );
                 cnDestroyWorld( world );
                 return false;
             }
@@ -4182,6 +4559,7 @@ static bool cnCreateScene( cnLoader* L, const cnWorldDef* worldDef, int bodyCoun
         }
         if ( refused )
         {
+            cnFree( &L->allocator, ids, idCount * sizeof( cnBodyId ) );
             cnDestroyWorld( world );
             cnCapturedLog capture = { 0, "" };
             cnProbeBody( L, worldDef, body, &capture );
@@ -4198,6 +4576,15 @@ static bool cnCreateScene( cnLoader* L, const cnWorldDef* worldDef, int bodyCoun
         index += 1;
     }
     cnPop( L );
+
+    bool jointsMade =
+        cJSON_GetObjectItemCaseSensitive( L->root, "joints" ) == NULL || cnCreateJoints( L, world, ids );
+    cnFree( &L->allocator, ids, idCount * sizeof( cnBodyId ) );
+    if ( jointsMade == false )
+    {
+        cnDestroyWorld( world );
+        return false;
+    }
 
     const cJSON* generators = cJSON_GetObjectItemCaseSensitive( L->root, "generators" );
     cnPushKey( L, "generators" );

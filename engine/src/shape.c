@@ -4,6 +4,7 @@
 
 #include "core.h"
 #include "hull.h"
+#include "island.h"
 #include "world.h"
 
 #include <string.h>
@@ -588,6 +589,7 @@ cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometr
     world->bodies.shapeCount[row] += 1;
 
     cnUpdateBodyMass( world, row );
+    cnWakeTouching( world, row );
     cnShapeId id = { index + 1, world->slot, shape->generation };
     return id;
 }
@@ -664,6 +666,8 @@ cnStatus cnDestroyShape( cnShapeId shapeId )
     }
     int row = cnShapeRow( world, shape );
     int index = shapeId.index1 - 1;
+    // what rests on the shape falls again (its contacts still name it here)
+    cnWakeTouching( world, row );
 
     // unlink from the body's list
     int* link = world->bodies.headShape + row;
@@ -771,6 +775,7 @@ cnStatus cnShape_SetGeometry( cnShapeId shapeId, const cnGeometry* geometry )
     int row = cnShapeRow( world, shape );
     cnUpdateBodyMass( world, row );
     cnMoveBodyProxies( world, row, cn_vec3Zero );
+    cnWakeTouching( world, row );
     return cn_statusOk;
 }
 
@@ -843,6 +848,7 @@ cnStatus cnShape_SetMaterial( cnShapeId shapeId, cnMaterial material )
         }
     }
     shape->material = material;
+    cnWakeTouching( world, cnShapeRow( world, shape ) );
     shape->mass = mass;
     for ( int c = shape->firstChild; c != CN_NULL_INDEX; c = world->shapes[c].next )
     {
@@ -906,6 +912,7 @@ cnStatus cnShape_SetFilter( cnShapeId shapeId, uint32_t categoryBits, uint32_t m
     }
 
     int index = shapeId.index1 - 1;
+    cnWakeTouching( world, cnShapeRow( world, shape ) );
     uint32_t oldCategory = shape->categoryBits;
     uint32_t oldMask = shape->maskBits;
     if ( cnRefilterShape( world, index, categoryBits, maskBits ) == false )

@@ -12,6 +12,8 @@
 
 #include "contact_solver.h"
 #include "core.h"
+#include "island.h"
+#include "joint.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -232,6 +234,8 @@ cnWorldId cnCreateWorld( const cnWorldDef* def )
     world->def = *def;
     world->freeSlot = CN_NULL_INDEX;
     world->freeShape = CN_NULL_INDEX;
+    world->freeSleepIsland = CN_NULL_INDEX;
+    world->freeJoint = CN_NULL_INDEX;
     cnCreateArena( &world->arena, &world->allocator, 0 );
     cnCreateContactSet( world );
     char solverMessage[256];
@@ -243,11 +247,6 @@ cnWorldId cnCreateWorld( const cnWorldDef* def )
         return cn_nullWorldId;
     }
     memcpy( world->report.solverName, def->solver.name, sizeof( world->report.solverName ) );
-    if ( def->enableSleep )
-    {
-        cnLogWorld( world, cn_logWarning, cn_statusUnsupported,
-                    "cnCreateWorld: sleeping is not implemented yet; every body stays awake" );
-    }
 
     // early capacity, from the hint; failing here only means growing later
     if ( def->bodyCapacity > 0 )
@@ -295,8 +294,10 @@ cnStatus cnDestroyWorld( cnWorldId worldId )
         cnFree( &world->allocator, world->bodies.name[row],
                 world->bodies.name[row] != NULL ? strlen( world->bodies.name[row] ) + 1 : 0 );
     }
+    cnDestroyJoints( world );
     cnDestroyWorldSolver( world );
     cnDestroyContactSet( world );
+    cnDestroyIslands( world );
     cnDestroyNames( world );
     cnBodyStore_Destroy( &world->bodies, &world->allocator );
     cnFree( &world->allocator, world->slots, (size_t)world->slotCapacity * sizeof( cnBodySlot ) );
@@ -336,6 +337,10 @@ cnStatus cnWorld_SetGravity( cnWorldId worldId, cnVec3 gravity )
         cnLogWorld( world, cn_logError, cn_statusNonFinite, "cnWorld_SetGravity: gravity is not finite" );
         return cn_statusNonFinite;
     }
+    if ( memcmp( &world->def.gravity, &gravity, sizeof( gravity ) ) != 0 )
+    {
+        cnWakeAll( world );
+    }
     world->def.gravity = gravity;
     return cn_statusOk;
 }
@@ -362,6 +367,10 @@ cnStatus cnWorld_SetDynamics( cnWorldId worldId, cnDynamicsMode mode )
     if ( world->locked )
     {
         return cn_statusWorldLocked;
+    }
+    if ( world->def.dynamics != mode )
+    {
+        cnWakeAll( world );
     }
     world->def.dynamics = mode;
     return cn_statusOk;
@@ -803,7 +812,9 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     cnClearContactEvents( world );
     world->residualHistoryCount = 0;
 
-    // what was written into the bulk arrays since the last step; the finite state is kept
+    // what was written into the bulk arrays since the last step: sleeping bodies it touched wake;
+    // the finite state is kept
+    cnWakeWritten( world );
     cnGuardBodies( world, true );
 
     // 1 forces: user systems, gravity and the constant forces, more user systems; then what they wrote
@@ -812,6 +823,7 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
     cnApplyBodyForces( world );
     cnRunSystems( world, cn_stageForces, timeStep );
     cnGuardBodies( world, false );
+    cnWakeWritten( world );
     uint64_t systemTicks = cnGetTicks() - ticks;
 
     // 2-7 predict, collide, solve, integrate: once per substep
@@ -833,6 +845,17 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
 
     // the state the step ends with is the last finite one (end systems may still break it)
     cnGuardBodies( world, true );
+
+    // the broadphase boxes follow the poses the step ends with (each substep moved them before it
+    // integrated), so that scene queries (cairn/query.h) from the end systems and between steps
+    // find every shape where it is: a fast-turning rod leaves its fat box within one substep
+    for ( int row = 0; row < world->bodies.count; ++row )
+    {
+        if ( world->bodies.type[row] != cn_staticBody && cnIsBodyAsleep( &world->bodies, row ) == false )
+        {
+            cnMoveBodyProxies( world, row, cnScale( h, world->bodies.linearVelocity[row] ) );
+        }
+    }
     world->stepIndex += 1;
     world->time += timeStep;
 
@@ -843,7 +866,15 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
         world->bodies.torque[row] = cn_vec3Zero;
     }
 
-    // 8 end systems (growth, division, measurements), then the report
+    // 8 islands and sleeping, end systems (growth, division, measurements), then the report
+    ticks = cnGetTicks();
+    if ( cnUpdateIslands( world, timeStep ) == false )
+    {
+        cnLogWorld( world, cn_logWarning, cn_statusOutOfMemory,
+                    "step %lld: out of memory for the islands; every body stays awake this step",
+                    (long long)world->stepIndex );
+    }
+    report->islandMs = cnGetMilliseconds( ticks );
     ticks = cnGetTicks();
     cnRunSystems( world, cn_stageEnd, timeStep );
     systemTicks += cnGetTicks() - ticks;

@@ -60,6 +60,10 @@ typedef struct cnBodySlot
     X( cnVec3, safeLinearVelocity )                                                                    \
     X( cnVec3, safeAngularVelocity )                                                                   \
     X( int64_t, flaggedStep )       /* the step that last reported this body (non-finite, clamped) */ \
+    /* islands and sleeping (island.c) */                                                              \
+    X( double, sleepTime )          /* s this dynamic body has been slow enough to sleep */           \
+    X( int, sleepIsland )           /* its sleeping island, CN_NULL_INDEX while awake */              \
+    X( int, sleepNext )             /* next body slot of that island, CN_NULL_INDEX at the end */     \
     /* mass and mobility, body frame */                                                                \
     X( double, mass )               /* 0 for static and kinematic bodies */                            \
     X( double, invMass )                                                                               \
@@ -94,6 +98,21 @@ static inline bool cnIsRotationFixed( const cnBodyStore* store, int row )
 {
     return ( store->flags[row] & cn_bodyFixedRotation ) != 0;
 }
+
+// The body is asleep (island.c): it keeps its pose, has zero velocities and is skipped by
+// integration, broadphase moves and the solve until its island wakes. Dynamic bodies only.
+static inline bool cnIsBodyAsleep( const cnBodyStore* store, int row )
+{
+    return store->sleepIsland[row] >= 0;
+}
+
+// A sleeping island: its bodies by slot, linked through cnBodyStore.sleepNext (island.c).
+typedef struct cnSleepIsland
+{
+    int headSlot; // first body slot, CN_NULL_INDEX while the entry is free
+    int bodyCount;
+    int nextFree; // free-list link while the entry is free
+} cnSleepIsland;
 
 // A shape in the world's shape pool. Shapes of one body form a list through `next`.
 typedef struct cnShape
@@ -161,6 +180,18 @@ typedef struct cnWorld
     int shapeCapacity;
     int freeShape;
 
+    // joints (joint.c): a pool of slots like the shapes', and the body-slot pairs whose contacts
+    // joints filter out (sorted keys, rebuilt when joints change)
+    struct cnJoint* joints; // (jointCapacity)
+    int jointSlotCount;
+    int jointCapacity;
+    int freeJoint;
+    int jointCount;
+    uint64_t* jointPairs; // (jointPairCapacity)
+    int jointPairCount;
+    int jointPairCapacity;
+    bool jointPairsDirty;
+
     cnSystem* systems; // (systemCapacity)
     int systemCount;
     int systemCapacity;
@@ -168,6 +199,15 @@ typedef struct cnWorld
     cnArena arena;
 
     cnContactSet contacts;
+
+    // islands and sleeping (island.c): the pool of sleeping islands, and the union-find over body
+    // rows that the island pass fills (cnIslandAddEdge; NULL outside the pass)
+    cnSleepIsland* sleepIslands; // (sleepIslandCapacity)
+    int sleepIslandCapacity;
+    int sleepIslandSlotCount; // entries ever used
+    int sleepIslandCount;     // live sleeping islands
+    int freeSleepIsland;
+    int* islandParent; // (bodies.count) during the island pass
 
     // the constraint solver and its parameter values (world_solver.c)
     const cnSolverVTable* solver;

@@ -4,6 +4,7 @@
 
 #include "contact_solver.h"
 #include "core.h"
+#include "joint.h"
 #include "world.h"
 
 #include "cairn/solver.h"
@@ -132,6 +133,7 @@ static cnStatus cnSwapSolver( cnWorld* world, const cnSolverVTable* solver, char
     memset( world->def.solver.name, 0, sizeof( world->def.solver.name ) );
     cnFormat( world->def.solver.name, (int)sizeof( world->def.solver.name ), "%s", solver->name );
     cnWarnFrictionless( world );
+    cnWarnJointless( world );
     return cn_statusOk;
 }
 

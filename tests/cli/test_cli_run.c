@@ -170,8 +170,9 @@ static void cntAssertSummaryWarnings( const char* out, const cJSON* report )
     "ms,"                                                                                                    \
     "integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,violation_signorini,violation_"      \
     "coulomb,"                                                                                               \
-    "violation_dissipation,solve_ms,solve_status,recursion_levels,recursion_rows,recursion_overlap\n"
-#define CNT_TRACE_FIELDS 23
+    "violation_dissipation,solve_ms,solve_status,recursion_levels,recursion_rows,recursion_overlap,"         \
+    "awake_bodies,sleeping_bodies,islands,island_ms\n"
+#define CNT_TRACE_FIELDS 27
 
 typedef struct cntTraceRow
 {
@@ -190,6 +191,10 @@ typedef struct cntTraceRow
     int recursionLevels;
     int recursionRows;
     double recursionOverlap;
+    int awakeBodies;
+    int sleepingBodies;
+    int islands;
+    double islandMs;
 } cntTraceRow;
 
 // The rows of a trace file (header checked); returns how many, at most `capacity`.
@@ -207,11 +212,13 @@ static int cntReadTrace( const char* path, cntTraceRow* rows, int capacity )
         cntTraceRow* r = rows + count;
         int fields = sscanf(
             line,
-            "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%d,%lf,%lf,%lf,%lf,%lf,%lf,%31[^,\n],%d,%d,%lf",
+            "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%d,%lf,%lf,%lf,%lf,%lf,%lf,%31[^,\n],%d,%d,%lf,"
+            "%d,%d,%d,%lf",
             &r->step, &r->time, &r->contacts, &r->iterations, &r->residual, &r->kineticEnergy,
             &r->maxPenetration, r->ms + 0, r->ms + 1, r->ms + 2, r->ms + 3, r->ms + 4, &r->relaxIterations,
             r->merits + 0, r->merits + 1, r->merits + 2, r->merits + 3, r->merits + 4, &r->solveMs, r->status,
-            &r->recursionLevels, &r->recursionRows, &r->recursionOverlap );
+            &r->recursionLevels, &r->recursionRows, &r->recursionOverlap, &r->awakeBodies, &r->sleepingBodies,
+            &r->islands, &r->islandMs );
         ck_assert_msg( fields == CNT_TRACE_FIELDS, "row %d has %d fields: %.300s", count + 1, fields, line );
         const char* end = strchr( line, '\n' );
         ck_assert_msg( end != NULL, "row %d is not ended", count + 1 );
@@ -769,22 +776,21 @@ START_TEST( scene_params_through_set )
 }
 END_TEST
 
-START_TEST( sleeping_scene_warns )
+// sleeping is implemented: no warning, and the report counts the sleeping bodies and the islands
+START_TEST( sleeping_scene_runs_quietly )
 {
     cntCliRun run;
     cJSON* json =
         cntRunWithReport( cntDataPath( 0, "free_fall.json" ), "--steps 2 --set world.sleeping=true", &run );
-    // the loader's warning and the world's
-    ck_assert_msg( cntContains( run.err,
-                                "<--set world.sleeping=true>: world.sleeping: sleeping is not implemented "
-                                "yet" ),
-                   "stderr: %s", run.err );
-    ck_assert_msg( cntContains( run.err, "cairn: warning: cnCreateWorld: sleeping is not implemented yet" ),
-                   "stderr: %s", run.err );
-    ck_assert_double_eq( cntNumber( json, "load_warning_count" ), 1.0 );
-    ck_assert_double_eq( cntNumber( json, "log_line_count" ), 1.0 );
-    ck_assert_msg( cntContains( run.out, " J, 0 steps with warnings, 1 load warning\n" ), "summary: %s",
-                   run.out );
+    ck_assert_msg( cntContains( run.err, "sleeping" ) == false, "stderr: %s", run.err );
+    ck_assert_double_eq( cntNumber( json, "load_warning_count" ), 0.0 );
+    ck_assert_double_eq( cntNumber( json, "log_line_count" ), 0.0 );
+    // two falling bodies, far apart: awake, an island each
+    ck_assert_double_eq( cntNumber( json, "awake_bodies" ), 2.0 );
+    ck_assert_double_eq( cntNumber( json, "sleeping_bodies" ), 0.0 );
+    ck_assert_double_eq( cntNumber( json, "islands" ), 2.0 );
+    ck_assert_double_eq( cntNumber( json, "sleeping_islands" ), 0.0 );
+    ck_assert( cntNumber( json, "island_ms_mean" ) >= 0.0 );
     cntAssertSummaryWarnings( run.out, json );
     cntFreeCliRun( &run );
     cJSON_Delete( json );
@@ -1157,7 +1163,7 @@ Suite* cntCliRunSuite( void )
     tcase_add_loop_test( params, bad_param_is_a_usage_error, 0,
                          (int)( sizeof( cnt_badParams ) / sizeof( cnt_badParams[0] ) ) );
     tcase_add_test( params, scene_params_through_set );
-    tcase_add_test( params, sleeping_scene_warns );
+    tcase_add_test( params, sleeping_scene_runs_quietly );
     suite_add_tcase( suite, params );
 
     TCase* warnings = tcase_create( "warnings" );

@@ -1248,6 +1248,49 @@ START_TEST( test_world_query_from_system )
 }
 END_TEST
 
+// After a step the broadphase boxes must hold every shape where the step left it: a long rod turning
+// at 10 rad/s sweeps its tips 0.4 m in a substep, past the 0.1 m margin of its box.
+START_TEST( test_world_after_fast_turn )
+{
+    cnWorldDef def = cntWorldDef( NULL, NULL );
+    def.gravity = cn_vec3Zero;
+    cnWorldId world = cnCreateWorld( &def );
+    cnBodyDef bodyDef = cnDefaultBodyDef();
+    bodyDef.angularVelocity = cnMakeVec3( 0, 0, 10 );
+    cnBodyId rod = cnCreateBody( world, &bodyDef );
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    shapeDef.localPose.q = cnQuatFromAxisAngle( cnMakeVec3( 0, 1, 0 ), 0.5 * M_PI ); // along x
+    cnCapsule capsule = { 0.1, 5.0 };
+    cnShapeId shape = cnCreateCapsuleShape( rod, &shapeDef, &capsule );
+    for ( int step = 0; step < 30; ++step )
+    {
+        ck_assert_int_eq( cnWorld_Step( world, 1.0 / 60.0 ), cn_statusOk );
+        cnTransform pose = cnMulTransforms( cnBody_GetTransform( rod ), cnShape_GetLocalPose( shape ) );
+        for ( int end = -1; end <= 1; end += 2 )
+        {
+            cnVec3 tip = cnTransformPoint( pose, cnMakeVec3( 0, 0, end * 5.0 ) );
+            cnRayHit hit;
+            ck_assert_int_eq( cnWorld_CastRayClosest( world, cnMakeVec3( tip.x, tip.y, 3 ),
+                                                      cnMakeVec3( 0, 0, -6 ), cnDefaultQueryFilter(), &hit ),
+                              cn_statusOk );
+            ck_assert_msg( hit.hit && CN_ID_EQUALS( hit.shapeId, shape ), "step %d: the rod's tip was missed",
+                           step );
+            CNT_ASSERT_ABS( hit.point.z, 0.1, 1e-12 );
+            int count = 0;
+            cnBounds box = { cnSub( tip, cnMakeVec3( 0.01, 0.01, 0.01 ) ),
+                             cnAdd( tip, cnMakeVec3( 0.01, 0.01, 0.01 ) ) };
+            cntOverlapList list = { .count = 0, .stopAfter = -1 };
+            ck_assert_int_eq(
+                cnWorld_OverlapAABB( world, box, cnDefaultQueryFilter(), cntCollectOverlap, &list ),
+                cn_statusOk );
+            count = list.count;
+            ck_assert_int_eq( count, 1 );
+        }
+    }
+    cnDestroyWorld( world );
+}
+END_TEST
+
 static Suite* cntQuerySuite( void )
 {
     Suite* suite = suite_create( "query" );
@@ -1266,6 +1309,7 @@ static Suite* cntQuerySuite( void )
     tcase_add_test( world, test_world_multisphere );
     tcase_add_test( world, test_world_bad_input );
     tcase_add_test( world, test_world_query_from_system );
+    tcase_add_test( world, test_world_after_fast_turn );
     suite_add_tcase( suite, world );
     return suite;
 }

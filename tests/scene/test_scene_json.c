@@ -923,12 +923,9 @@ START_TEST( every_key_reaches_its_field )
     cntLoad load;
     cntInitLoad( &load );
     ck_assert_int_eq( cntLoadFile( &load, CN_TEST_DATA_DIR "/good_features.json" ), cn_statusOk );
-    // "sleeping": true is read, and warned about: sleeping is not implemented yet
-    ck_assert_int_eq( load.warningCount, 1 );
-    ck_assert_int_eq( load.scene.warningCount, 1 );
-    ck_assert_str_eq( load.warnings[0],
-                      CN_TEST_DATA_DIR "/good_features.json:8:17: world.sleeping: sleeping is not "
-                                       "implemented yet: every body stays awake" );
+    // "sleeping": true is read, with no warning
+    ck_assert_int_eq( load.warningCount, 0 );
+    ck_assert_int_eq( load.scene.warningCount, 0 );
     ck_assert_int_eq( load.scene.bodyCount, 5 );
 
     cnWorldDef def = cnWorld_GetDef( load.scene.worldId );
@@ -1524,8 +1521,9 @@ START_TEST( solver_params_win_over_the_solver_settings )
 }
 END_TEST
 
-// the sleeping warning goes where every warning goes; the world def logs its own as well
-START_TEST( sleeping_warns_at_load_and_in_the_world_log )
+// sleeping is implemented: "sleeping": true reaches the world def with no warning, at load or in
+// the world's log
+START_TEST( sleeping_loads_without_a_warning )
 {
     const char* const overrides[] = { "world.sleeping=true" };
     cntCountingAllocator counter;
@@ -1540,18 +1538,14 @@ START_TEST( sleeping_warns_at_load_and_in_the_world_log )
     cnSceneError error;
     ck_assert_int_eq( cnLoadSceneFile( CN_ASSETS_DIR "/scenes/free_fall.json", &options, &scene, &error ),
                       cn_statusOk );
-    ck_assert_int_eq( scene.warningCount, 1 );
-    // the loader's warning (status cn_statusSchemaError), then the world's (cn_statusUnsupported)
-    ck_assert_int_eq( capture.warningCount, 2 );
+    ck_assert_int_eq( scene.warningCount, 0 );
+    ck_assert_int_eq( capture.warningCount, 0 );
     ck_assert_int_eq( capture.errorCount, 0 );
-    ck_assert_int_eq( capture.lastStatus, cn_statusUnsupported );
-    ck_assert_msg( strstr( capture.lastMessage, "sleeping is not implemented yet" ) != NULL, "%s",
-                   capture.lastMessage );
     ck_assert( cnWorld_GetDef( scene.worldId ).enableSleep );
     cnDestroyWorld( scene.worldId );
     ck_assert_uint_eq( counter.liveBytes, 0 );
 
-    // "sleeping": false says nothing
+    // "sleeping": false says nothing either
     cntLoad load;
     cntInitLoad( &load );
     const char* const off[] = { "world.sleeping=false" };
@@ -1676,7 +1670,7 @@ Suite* cntSceneOverrideSuite( void )
     tcase_add_test( tc, overrides_change_values );
     tcase_add_test( tc, override_unknown_key_warns_at_the_override );
     tcase_add_test( tc, solver_params_win_over_the_solver_settings );
-    tcase_add_test( tc, sleeping_warns_at_load_and_in_the_world_log );
+    tcase_add_test( tc, sleeping_loads_without_a_warning );
     tcase_add_loop_test( tc, bad_override_gives_exact_error, 0, CNT_BAD_OVERRIDE_COUNT );
     suite_add_tcase( suite, tc );
     return suite;

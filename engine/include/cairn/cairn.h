@@ -15,6 +15,7 @@
 
 #include "cairn/base.h"
 #include "cairn/id.h"
+#include "cairn/joint.h"
 #include "cairn/math.h"
 #include "cairn/query.h"
 #include "cairn/solver.h"
@@ -262,6 +263,17 @@ CN_API cnStatus cnBody_GetMobility( cnBodyId bodyId, cnMat3* linearMobility, cnM
 CN_API cnStatus cnBody_SetType( cnBodyId bodyId, cnBodyType type );
 /// cn_staticBody for an invalid id.
 CN_API cnBodyType cnBody_GetType( cnBodyId bodyId );
+
+/// Wake (true) or put to sleep (false) a dynamic body's island (docs/architecture.md, "Islands and
+/// sleeping"): the bodies linked to it by touching contacts and joints wake or sleep with it.
+/// Sleeping works in any world, whatever cnWorldDef.enableSleep (which only lets resting islands
+/// fall asleep by themselves); a sleeping body keeps its pose, has zero velocities and is skipped
+/// by the step until something wakes it. Static and kinematic bodies never sleep: ignored.
+/// cn_statusWorldLocked from inside a step (user systems excepted); cn_statusOutOfMemory (logged,
+/// the island stays awake) when the pool of sleeping islands cannot grow.
+CN_API cnStatus cnBody_SetAwake( cnBodyId bodyId, bool awake );
+/// False for a sleeping dynamic body, a static body and an invalid id; true otherwise.
+CN_API bool cnBody_IsAwake( cnBodyId bodyId );
 
 /// Multiply the world's gravity for this body (cnBodyDef.gravityScale): 0 floats, 2 falls twice as
 /// fast, negative rises. Any finite number; cn_statusNonFinite (logged, nothing changed) for NaN or

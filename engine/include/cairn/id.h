@@ -33,6 +33,14 @@ typedef struct cnShapeId
     uint16_t generation;
 } cnShapeId;
 
+/// Joint id. Same layout as cnBodyId, a separate type (cairn/joint.h).
+typedef struct cnJointId
+{
+    int32_t index1;
+    uint16_t world0;
+    uint16_t generation;
+} cnJointId;
+
 #ifdef __cplusplus
 #    define CN_NULL_ID                                                                                       \
         {                                                                                                    \
@@ -47,12 +55,13 @@ typedef struct cnShapeId
 static const cnWorldId cn_nullWorldId = CN_NULL_ID;
 static const cnBodyId cn_nullBodyId = CN_NULL_ID;
 static const cnShapeId cn_nullShapeId = CN_NULL_ID;
+static const cnJointId cn_nullJointId = CN_NULL_ID;
 
 /// True for a null id of any kind.
 #define CN_IS_NULL( id ) ( ( id ).index1 == 0 )
 /// True for a non-null id of any kind (it may still be stale: use cn*_IsValid).
 #define CN_IS_NON_NULL( id ) ( ( id ).index1 != 0 )
-/// Equality for body and shape ids. Do not mix id types.
+/// Equality for body, shape and joint ids. Do not mix id types.
 #define CN_ID_EQUALS( a, b )                                                                                 \
     ( ( a ).index1 == ( b ).index1 && ( a ).world0 == ( b ).world0 && ( a ).generation == ( b ).generation )
 

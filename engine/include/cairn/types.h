@@ -135,8 +135,10 @@ typedef struct cnWorldDef
     /// cn_solverCone: cnCreateWorld, cnWorld_SetSolver and cnWorld_SetFrictionModel refuse the
     /// combination (cn_statusUnsupported, logged with the solvers that have the cone).
     cnFrictionModel frictionModel;
-    /// Sleeping of resting islands. Not implemented yet: a world created with it set logs a
-    /// warning and runs every body awake.
+    /// Sleeping of resting islands (default false; docs/architecture.md, "Islands and
+    /// sleeping"): an island of dynamic bodies whose every body has moved slower than 0.05 m/s
+    /// and 2 degrees/s for 0.5 s goes to sleep and costs nothing until a contact with a moving
+    /// body, a setter, an impulse or a shape change wakes it.
     bool enableSleep;
     /// Solver (a registered name, see cnGetSolverAt) with its iteration limit and tolerance.
     /// Default "pgs", 10 iterations, tolerance 1e-6.
@@ -331,7 +333,8 @@ typedef struct cnMassData
     X( cn_warnFrictionDropped,  6, "friction_dropped" )  /* the solver takes no friction rows */            \
     X( cn_warnSpeedClamped,     7, "speed_clamped" )     /* a body was slowed to maxLinearSpeed */        \
     X( cn_warnSolverInaccurate, 8, "solver_inaccurate" ) /* applied, but a contact closes faster than with no impulse */ \
-    X( cn_warnOverlapLeft,      9, "overlap_left" )      /* the recursion stopped with a pair overlapping past its tolerance */
+    X( cn_warnOverlapLeft,      9, "overlap_left" )      /* the recursion stopped with a pair overlapping past its tolerance */ \
+    X( cn_warnJointsDropped,   10, "joints_dropped" )    /* the solver takes no joint rows (or no motor rows); left out */
 // clang-format on
 
 /// Warnings raised during one step (bit field).
@@ -373,6 +376,14 @@ typedef struct cnStepReport
     /// Bodies by type.
     int bodyCount;
     int dynamicCount;
+    /// Islands and sleeping, after the step: dynamic bodies awake and asleep, islands of dynamic
+    /// bodies (linked by touching contacts and joints; static and kinematic bodies join none) and
+    /// how many of them sleep, and the island pass's wall time, ms.
+    int awakeCount;
+    int sleepingCount;
+    int islandCount;
+    int sleepingIslandCount;
+    double islandMs;
     /// Contact manifolds with at least one point, their points, and the deepest penetration, m.
     int manifoldCount;
     int contactCount;

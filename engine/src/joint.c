@@ -1,0 +1,1717 @@
+// SPDX-License-Identifier: MIT
+// Joints: the joint pool and API, the pair filter of jointed bodies, and the rows each joint adds to
+// the solver problem (the model: cairn/joint.h; the rows: docs/architecture.md, "Joints").
+//
+// Rows, each J = [-l, -(rA x l) - g | l, rB x l + g] for a linear direction l or an angular one g,
+// so that w = J v is the rate of the row's position error C (m or rad):
+//   point      l = world x, y, z          C = (pB - pA) . l                     free
+//   fixed      g = world x, y, z          C = the rotation vector from the pose held, . g
+//   hinge      g = two axes across a      C = (a x b) . g, a and b the axis on A and on B
+//   limit      g = +a (lower), -a (upper) C = angle - lower, upper - angle     lambda >= 0
+//   motor      g = a                      b = J v - speed                       |lambda| <= T dt
+//   distance   l = the unit A -> B        C = |pB - pA| - length (rod, spring, limits)
+//   prismatic  l = two axes across a      C = (pB - pA) . l, A's lever arm to pB; + the fixed rows'
+//              angular ones; limits and motor along a (translation - lower, upper - translation)
+// An inertial world corrects C in its soft pass (the same soft step as contacts): b gets
+// bias rate * C, with Box2D v3's bias rate for a joint spring at twice the world's contactHertz (at
+// most half the substep rate) and damping ratio 1; the rows stay rigid (no constraint-force mixing)
+// and the relax pass solves them again with no bias, so the bodies move by the correction without
+// keeping it as velocity (a split impulse). Rigid rows keep a pendulum's period exact: with the
+// soft rows' mixing term (A_ii / a2, as for contacts) a 5 cm ball on a 1 m pendulum swung 3.4%
+// slow, because the bodies then move with impulses 4% short of holding the joint. A limit row
+// whose C is positive is speculative in every pass (b += C / dt: the gap may close, no more), as a
+// contact's. A distance spring is the one soft row: its own frequency and damping ratio, in every
+// pass. Overdamped worlds and the split impulse's position pass put the whole C / dt in b.
+
+#include "joint.h"
+
+#include "core.h"
+#include "world.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// the soft pass's joint spring: damping ratio, and its stiffness relative to the contacts'
+#define CN_JOINT_DAMPING       1.0
+#define CN_JOINT_HERTZ_FACTOR  2.0
+#define CN_JOINT_HERTZ_PER_SUB 0.5 // at most this times the substep rate
+// below this length, m, a distance joint keeps the direction of its last step
+#define CN_DISTANCE_EPSILON 1e-9
+
+// ---- lookup ---------------------------------------------------------------------------------------------
+
+static cnWorld* cnGetJointWorld( cnJointId jointId, cnJoint** joint )
+{
+    *joint = NULL;
+    cnWorld* world = cnGetWorldFromIndex( jointId.world0 );
+    if ( world == NULL )
+    {
+        return NULL;
+    }
+    int index = jointId.index1 - 1;
+    if ( index < 0 || index >= world->jointSlotCount )
+    {
+        return NULL;
+    }
+    cnJoint* j = world->joints + index;
+    if ( j->bodySlotA == CN_NULL_INDEX || j->generation != jointId.generation )
+    {
+        return NULL;
+    }
+    *joint = j;
+    return world;
+}
+
+bool cnJoint_IsValid( cnJointId jointId )
+{
+    cnJoint* joint;
+    return cnGetJointWorld( jointId, &joint ) != NULL;
+}
+
+int cnWorld_GetJointCount( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->jointCount : 0;
+}
+
+int cnWorld_GetJoints( cnWorldId worldId, cnJointId* jointIds, int capacity )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL || jointIds == NULL )
+    {
+        return 0;
+    }
+    int count = 0;
+    for ( int index = 0; index < world->jointSlotCount && count < capacity; ++index )
+    {
+        const cnJoint* joint = world->joints + index;
+        if ( joint->bodySlotA != CN_NULL_INDEX )
+        {
+            jointIds[count++] = ( cnJointId ){ index + 1, world->slot, joint->generation };
+        }
+    }
+    return count;
+}
+
+// the pose of a body slot's row
+static int cnRowOfSlot( const cnWorld* world, int slot )
+{
+    return world->slots[slot].row;
+}
+
+static const char* cnTypeName( cnBodyType type )
+{
+    return type == cn_staticBody ? "static" : type == cn_kinematicBody ? "kinematic" : "dynamic";
+}
+
+// ---- geometry -------------------------------------------------------------------------------------------
+
+// Where a joint is now: anchors, their lever arms from the centres of mass, orientations.
+typedef struct cnJointFrame
+{
+    int rowA;
+    int rowB;
+    cnQuat qA;
+    cnQuat qB;
+    cnVec3 pA; // world anchors
+    cnVec3 pB;
+    cnVec3 rA; // from the centres of mass
+    cnVec3 rB;
+} cnJointFrame;
+
+static cnJointFrame cnMakeJointFrame( const cnWorld* world, const cnJoint* joint )
+{
+    const cnBodyStore* bodies = &world->bodies;
+    cnJointFrame f;
+    f.rowA = cnRowOfSlot( world, joint->bodySlotA );
+    f.rowB = cnRowOfSlot( world, joint->bodySlotB );
+    cnTransform ta = bodies->transform[f.rowA];
+    cnTransform tb = bodies->transform[f.rowB];
+    f.qA = ta.q;
+    f.qB = tb.q;
+    f.pA = cnTransformPoint( ta, joint->localAnchorA );
+    f.pB = cnTransformPoint( tb, joint->localAnchorB );
+    f.rA = cnSub( f.pA, bodies->center[f.rowA] );
+    f.rB = cnSub( f.pB, bodies->center[f.rowB] );
+    return f;
+}
+
+// D = conj(qA) qB conj(reference): B's rotation away from the pose held, in A's frame, w >= 0
+static cnQuat cnJointDeviation( const cnJoint* joint, const cnJointFrame* f )
+{
+    cnQuat d = cnMulQuat( cnMulQuat( cnConjugate( f->qA ), f->qB ), cnConjugate( joint->referenceRotation ) );
+    if ( d.w < 0.0 )
+    {
+        d = cnMakeQuat( -d.w, -d.x, -d.y, -d.z );
+    }
+    return d;
+}
+
+// the rotation vector of the deviation, world frame, rad
+static cnVec3 cnJointRotationError( const cnJoint* joint, const cnJointFrame* f )
+{
+    cnQuat d = cnJointDeviation( joint, f );
+    cnVec3 v = cnMakeVec3( d.x, d.y, d.z );
+    double s = cnLength( v );
+    if ( s < 1e-12 )
+    {
+        return cnRotate( f->qA, cnScale( 2.0, v ) );
+    }
+    double angle = 2.0 * atan2( s, d.w );
+    return cnRotate( f->qA, cnScale( angle / s, v ) );
+}
+
+static cnVec3 cnHingeAxisA( const cnJoint* joint, const cnJointFrame* f )
+{
+    return cnRotate( f->qA, joint->localAxisA );
+}
+
+// the hinge axis as B carries it
+static cnVec3 cnHingeAxisB( const cnJoint* joint, const cnJointFrame* f )
+{
+    return cnRotate( f->qB, cnInvRotate( joint->referenceRotation, joint->localAxisA ) );
+}
+
+// the twist of the deviation about the hinge axis, rad, in (-pi, pi]
+static double cnHingeAngle( const cnJoint* joint, const cnJointFrame* f )
+{
+    cnQuat d = cnJointDeviation( joint, f );
+    double angle =
+        2.0 * atan2( d.x * joint->localAxisA.x + d.y * joint->localAxisA.y + d.z * joint->localAxisA.z, d.w );
+    if ( angle > CN_PI )
+    {
+        angle -= 2.0 * CN_PI;
+    }
+    else if ( angle <= -CN_PI )
+    {
+        angle += 2.0 * CN_PI;
+    }
+    return angle;
+}
+
+// ---- the pair filter ------------------------------------------------------------------------------------
+
+static uint64_t cnPairKey( int slotA, int slotB )
+{
+    uint32_t low = (uint32_t)( slotA < slotB ? slotA : slotB );
+    uint32_t high = (uint32_t)( slotA < slotB ? slotB : slotA );
+    return ( (uint64_t)low << 32 ) | high;
+}
+
+static int cnCompareKeys( const void* a, const void* b )
+{
+    uint64_t x = *(const uint64_t*)a;
+    uint64_t y = *(const uint64_t*)b;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+
+static bool cnRebuildJointPairs( cnWorld* world )
+{
+    void* keys = world->jointPairs;
+    if ( cnReserve( &world->allocator, &keys, &world->jointPairCapacity, world->jointCount, 16,
+                    sizeof( uint64_t ) ) == false )
+    {
+        return false;
+    }
+    world->jointPairs = keys;
+    int count = 0;
+    for ( int i = 0; i < world->jointSlotCount; ++i )
+    {
+        const cnJoint* joint = world->joints + i;
+        if ( joint->bodySlotA != CN_NULL_INDEX && joint->collideConnected == false )
+        {
+            world->jointPairs[count++] = cnPairKey( joint->bodySlotA, joint->bodySlotB );
+        }
+    }
+    qsort( world->jointPairs, (size_t)count, sizeof( uint64_t ), cnCompareKeys );
+    world->jointPairCount = count;
+    world->jointPairsDirty = false;
+    return true;
+}
+
+bool cnJointsFilterPair( cnWorld* world, int bodySlotA, int bodySlotB )
+{
+    if ( world->jointCount == 0 )
+    {
+        return false;
+    }
+    if ( world->jointPairsDirty && cnRebuildJointPairs( world ) == false )
+    {
+        // out of memory: a slow scan, still right
+        for ( int i = 0; i < world->jointSlotCount; ++i )
+        {
+            const cnJoint* joint = world->joints + i;
+            if ( joint->bodySlotA != CN_NULL_INDEX && joint->collideConnected == false &&
+                 cnPairKey( joint->bodySlotA, joint->bodySlotB ) == cnPairKey( bodySlotA, bodySlotB ) )
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+    uint64_t key = cnPairKey( bodySlotA, bodySlotB );
+    return world->jointPairCount > 0 && bsearch( &key, world->jointPairs, (size_t)world->jointPairCount,
+                                                 sizeof( uint64_t ), cnCompareKeys ) != NULL;
+}
+
+// ---- creation and destruction ---------------------------------------------------------------------------
+
+cnBallJointDef cnDefaultBallJointDef( void )
+{
+    cnBallJointDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}
+
+cnHingeJointDef cnDefaultHingeJointDef( void )
+{
+    cnHingeJointDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.localAxisA = cnMakeVec3( 0.0, 0.0, 1.0 );
+    def.lowerAngle = -0.25 * CN_PI;
+    def.upperAngle = 0.25 * CN_PI;
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}
+
+cnFixedJointDef cnDefaultFixedJointDef( void )
+{
+    cnFixedJointDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}
+
+cnDistanceJointDef cnDefaultDistanceJointDef( void )
+{
+    cnDistanceJointDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.length = 1.0;
+    def.minLength = 0.0;
+    def.maxLength = 1e9;
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}
+
+cnPrismaticJointDef cnDefaultPrismaticJointDef( void )
+{
+    cnPrismaticJointDef def;
+    memset( &def, 0, sizeof( def ) );
+    def.localAxisA = cnMakeVec3( 1.0, 0.0, 0.0 );
+    def.lowerTranslation = -1.0;
+    def.upperTranslation = 1.0;
+    def.internalValue = CN_SECRET_COOKIE;
+    return def;
+}
+
+// What every def has, checked against the world.
+typedef struct cnJointCommon
+{
+    cnBodyId bodyA;
+    cnBodyId bodyB;
+    cnVec3 localAnchorA;
+    cnVec3 localAnchorB;
+    bool collideConnected;
+    void* userData;
+    int internalValue;
+} cnJointCommon;
+
+static cnStatus cnCheckCommon( const cnWorld* world, const cnJointCommon* c, const char* defaultName,
+                               char* message, int size )
+{
+    if ( c->internalValue != CN_SECRET_COOKIE )
+    {
+        cnFormat( message, size, "def not initialized with %s()", defaultName );
+        return cn_statusInvalidArgument;
+    }
+    int rowA;
+    int rowB;
+    cnWorld* worldA = cnGetBodyWorld( c->bodyA, &rowA );
+    cnWorld* worldB = cnGetBodyWorld( c->bodyB, &rowB );
+    if ( worldA == NULL || worldB == NULL )
+    {
+        cnFormat( message, size, "%s is a null, stale or forged body id",
+                  worldA == NULL ? "bodyA" : "bodyB" );
+        return cn_statusInvalidId;
+    }
+    if ( worldA != world || worldB != world )
+    {
+        cnFormat( message, size, "%s belongs to another world", worldA != world ? "bodyA" : "bodyB" );
+        return cn_statusInvalidArgument;
+    }
+    if ( rowA == rowB )
+    {
+        cnFormat( message, size, "bodyA and bodyB are the same body" );
+        return cn_statusInvalidArgument;
+    }
+    if ( world->bodies.type[rowA] != cn_dynamicBody && world->bodies.type[rowB] != cn_dynamicBody )
+    {
+        cnFormat( message, size,
+                  "neither body is dynamic (bodyA is %s, bodyB is %s): the joint would hold nothing",
+                  cnTypeName( world->bodies.type[rowA] ), cnTypeName( world->bodies.type[rowB] ) );
+        return cn_statusInvalidArgument;
+    }
+    if ( !cnIsFiniteVec3( c->localAnchorA ) || !cnIsFiniteVec3( c->localAnchorB ) )
+    {
+        cnFormat( message, size, "%s is not finite",
+                  cnIsFiniteVec3( c->localAnchorA ) ? "localAnchorB" : "localAnchorA" );
+        return cn_statusNonFinite;
+    }
+    return cn_statusOk;
+}
+
+static cnStatus cnCheckHingeValues( bool enableLimit, double lower, double upper, double speed, double torque,
+                                    char* message, int size )
+{
+    (void)enableLimit;
+    if ( !isfinite( lower ) || !isfinite( upper ) || !isfinite( speed ) || !isfinite( torque ) )
+    {
+        cnFormat( message, size, "%s is not finite",
+                  !isfinite( lower )   ? "lowerAngle"
+                  : !isfinite( upper ) ? "upperAngle"
+                  : !isfinite( speed ) ? "motorSpeed"
+                                       : "maxMotorTorque" );
+        return cn_statusNonFinite;
+    }
+    if ( !( lower <= upper ) || lower < -CN_PI || upper > CN_PI )
+    {
+        cnFormat( message, size,
+                  "the limits must satisfy -pi <= lowerAngle <= upperAngle <= pi, got [%g, %g]", lower,
+                  upper );
+        return cn_statusInvalidArgument;
+    }
+    if ( torque < 0.0 )
+    {
+        cnFormat( message, size, "maxMotorTorque must be >= 0, got %g", torque );
+        return cn_statusInvalidArgument;
+    }
+    return cn_statusOk;
+}
+
+static cnStatus cnCheckPrismaticValues( double lower, double upper, double speed, double force, char* message,
+                                        int size )
+{
+    if ( !isfinite( lower ) || !isfinite( upper ) || !isfinite( speed ) || !isfinite( force ) )
+    {
+        cnFormat( message, size, "%s is not finite",
+                  !isfinite( lower )   ? "lowerTranslation"
+                  : !isfinite( upper ) ? "upperTranslation"
+                  : !isfinite( speed ) ? "motorSpeed"
+                                       : "maxMotorForce" );
+        return cn_statusNonFinite;
+    }
+    if ( !( lower <= upper ) )
+    {
+        cnFormat( message, size, "the limits must satisfy lowerTranslation <= upperTranslation, got [%g, %g]",
+                  lower, upper );
+        return cn_statusInvalidArgument;
+    }
+    if ( force < 0.0 )
+    {
+        cnFormat( message, size, "maxMotorForce must be >= 0, got %g", force );
+        return cn_statusInvalidArgument;
+    }
+    return cn_statusOk;
+}
+
+static cnStatus cnCheckDistanceValues( double length, double minLength, double maxLength, double hertz,
+                                       double dampingRatio, char* message, int size )
+{
+    if ( !isfinite( length ) || !isfinite( minLength ) || !isfinite( maxLength ) || !isfinite( hertz ) ||
+         !isfinite( dampingRatio ) )
+    {
+        cnFormat( message, size, "%s is not finite",
+                  !isfinite( length )      ? "length"
+                  : !isfinite( minLength ) ? "minLength"
+                  : !isfinite( maxLength ) ? "maxLength"
+                  : !isfinite( hertz )     ? "hertz"
+                                           : "dampingRatio" );
+        return cn_statusNonFinite;
+    }
+    if ( !( length > 0.0 ) )
+    {
+        cnFormat( message, size, "length must be > 0, got %g", length );
+        return cn_statusInvalidArgument;
+    }
+    if ( !( 0.0 <= minLength && minLength <= maxLength ) )
+    {
+        cnFormat( message, size, "the limits must satisfy 0 <= minLength <= maxLength, got [%g, %g]",
+                  minLength, maxLength );
+        return cn_statusInvalidArgument;
+    }
+    if ( hertz < 0.0 || dampingRatio < 0.0 )
+    {
+        cnFormat( message, size, "hertz and dampingRatio must be >= 0, got %g and %g", hertz, dampingRatio );
+        return cn_statusInvalidArgument;
+    }
+    return cn_statusOk;
+}
+
+static int cnAllocateJointSlot( cnWorld* world )
+{
+    if ( world->freeJoint != CN_NULL_INDEX )
+    {
+        int index = world->freeJoint;
+        world->freeJoint = world->joints[index].next;
+        return index;
+    }
+    void* joints = world->joints;
+    if ( cnReserve( &world->allocator, &joints, &world->jointCapacity, world->jointSlotCount + 1, 16,
+                    sizeof( cnJoint ) ) == false )
+    {
+        return CN_NULL_INDEX;
+    }
+    world->joints = joints;
+    int index = world->jointSlotCount;
+    world->jointSlotCount += 1;
+    world->joints[index].generation = world->generation;
+    return index;
+}
+
+// A joint from `proto` (type and its values set) and the common part: checks, then a slot.
+static cnJointId cnCreateJoint( cnWorldId worldId, const char* function, const char* defaultName,
+                                const cnJointCommon* common, cnJoint* proto,
+                                cnStatus ( *check )( const void* def, char* message, int size ),
+                                const void* def )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        char text[128];
+        cnFormat( text, sizeof( text ), "%s: null, stale or forged world id", function );
+        cnDefaultLog( cn_logError, cn_statusInvalidId, text, NULL );
+        return cn_nullJointId;
+    }
+    if ( cnRefuseWhileDestroying( world, function ) )
+    {
+        return cn_nullJointId;
+    }
+    if ( world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked, "%s: called from inside cnWorld_Step",
+                    function );
+        return cn_nullJointId;
+    }
+    char message[256];
+    cnStatus status = def == NULL ? cn_statusInvalidArgument : cn_statusOk;
+    if ( def == NULL )
+    {
+        cnFormat( message, sizeof( message ), "def is NULL" );
+    }
+    if ( status == cn_statusOk )
+    {
+        status = cnCheckCommon( world, common, defaultName, message, sizeof( message ) );
+    }
+    if ( status == cn_statusOk && check != NULL )
+    {
+        status = check( def, message, sizeof( message ) );
+    }
+    if ( status != cn_statusOk )
+    {
+        cnLogWorld( world, cn_logError, status, "%s: %s", function, message );
+        return cn_nullJointId;
+    }
+    int index = cnAllocateJointSlot( world );
+    if ( index == CN_NULL_INDEX )
+    {
+        cnLogWorld( world, cn_logError, cn_statusOutOfMemory, "%s: out of memory", function );
+        return cn_nullJointId;
+    }
+
+    cnJoint* joint = world->joints + index;
+    uint16_t generation = joint->generation;
+    *joint = *proto;
+    joint->generation = generation;
+    joint->next = CN_NULL_INDEX;
+    joint->bodySlotA = common->bodyA.index1 - 1;
+    joint->bodySlotB = common->bodyB.index1 - 1;
+    joint->localAnchorA = common->localAnchorA;
+    joint->localAnchorB = common->localAnchorB;
+    joint->collideConnected = common->collideConnected;
+    joint->userData = common->userData;
+    const cnBodyStore* bodies = &world->bodies;
+    cnQuat qA = bodies->transform[cnRowOfSlot( world, joint->bodySlotA )].q;
+    cnQuat qB = bodies->transform[cnRowOfSlot( world, joint->bodySlotB )].q;
+    joint->referenceRotation = cnNormalizeQuat( cnMulQuat( cnConjugate( qA ), qB ) );
+    memset( joint->impulse, 0, sizeof( joint->impulse ) );
+    memset( joint->direction, 0, sizeof( joint->direction ) );
+    joint->stepTime = 0.0;
+    joint->rowCount = 0;
+    world->jointCount += 1;
+    world->jointPairsDirty = true;
+    if ( world->jointCount == 1 )
+    {
+        cnWarnJointless( world );
+    }
+    return ( cnJointId ){ index + 1, world->slot, generation };
+}
+
+static cnJoint cnJointProto( cnJointType type )
+{
+    cnJoint joint;
+    memset( &joint, 0, sizeof( joint ) );
+    joint.type = (uint8_t)type;
+    joint.localAxisA = cnMakeVec3( 0.0, 0.0, 1.0 );
+    joint.referenceRotation = cn_quatIdentity;
+    return joint;
+}
+
+#define CN_COMMON_OF( def )                                                                                  \
+    ( def ) != NULL ? ( cnJointCommon ){ ( def )->bodyA,                                                     \
+                                         ( def )->bodyB,                                                     \
+                                         ( def )->localAnchorA,                                              \
+                                         ( def )->localAnchorB,                                              \
+                                         ( def )->collideConnected,                                          \
+                                         ( def )->userData,                                                  \
+                                         ( def )->internalValue }                                            \
+                    : ( cnJointCommon )                                                                      \
+    {                                                                                                        \
+        0                                                                                                    \
+    }
+
+cnJointId cnCreateBallJoint( cnWorldId worldId, const cnBallJointDef* def )
+{
+    cnJointCommon common = CN_COMMON_OF( def );
+    cnJoint proto = cnJointProto( cn_ballJoint );
+    return cnCreateJoint( worldId, "cnCreateBallJoint", "cnDefaultBallJointDef", &common, &proto, NULL, def );
+}
+
+static cnStatus cnCheckHingeDef( const void* d, char* message, int size )
+{
+    const cnHingeJointDef* def = d;
+    if ( !cnIsFiniteVec3( def->localAxisA ) )
+    {
+        cnFormat( message, size, "localAxisA is not finite" );
+        return cn_statusNonFinite;
+    }
+    if ( !( cnLength( def->localAxisA ) > 1e-9 ) )
+    {
+        cnFormat( message, size, "localAxisA must not be zero" );
+        return cn_statusInvalidArgument;
+    }
+    return cnCheckHingeValues( def->enableLimit, def->lowerAngle, def->upperAngle, def->motorSpeed,
+                               def->maxMotorTorque, message, size );
+}
+
+cnJointId cnCreateHingeJoint( cnWorldId worldId, const cnHingeJointDef* def )
+{
+    cnJointCommon common = CN_COMMON_OF( def );
+    cnJoint proto = cnJointProto( cn_hingeJoint );
+    if ( def != NULL )
+    {
+        proto.localAxisA = cnNormalizeOr( def->localAxisA, cnMakeVec3( 0.0, 0.0, 1.0 ) );
+        proto.enableLimit = def->enableLimit;
+        proto.lowerAngle = def->lowerAngle;
+        proto.upperAngle = def->upperAngle;
+        proto.enableMotor = def->enableMotor;
+        proto.motorSpeed = def->motorSpeed;
+        proto.maxMotorTorque = def->maxMotorTorque;
+    }
+    return cnCreateJoint( worldId, "cnCreateHingeJoint", "cnDefaultHingeJointDef", &common, &proto,
+                          cnCheckHingeDef, def );
+}
+
+cnJointId cnCreateFixedJoint( cnWorldId worldId, const cnFixedJointDef* def )
+{
+    cnJointCommon common = CN_COMMON_OF( def );
+    cnJoint proto = cnJointProto( cn_fixedJoint );
+    return cnCreateJoint( worldId, "cnCreateFixedJoint", "cnDefaultFixedJointDef", &common, &proto, NULL,
+                          def );
+}
+
+static cnStatus cnCheckDistanceDef( const void* d, char* message, int size )
+{
+    const cnDistanceJointDef* def = d;
+    return cnCheckDistanceValues( def->length, def->minLength, def->maxLength, def->hertz, def->dampingRatio,
+                                  message, size );
+}
+
+cnJointId cnCreateDistanceJoint( cnWorldId worldId, const cnDistanceJointDef* def )
+{
+    cnJointCommon common = CN_COMMON_OF( def );
+    cnJoint proto = cnJointProto( cn_distanceJoint );
+    if ( def != NULL )
+    {
+        proto.length = def->length;
+        proto.enableLimit = def->enableLimit;
+        proto.minLength = def->minLength;
+        proto.maxLength = def->maxLength;
+        proto.enableSpring = def->enableSpring;
+        proto.hertz = def->hertz;
+        proto.dampingRatio = def->dampingRatio;
+    }
+    return cnCreateJoint( worldId, "cnCreateDistanceJoint", "cnDefaultDistanceJointDef", &common, &proto,
+                          cnCheckDistanceDef, def );
+}
+
+static cnStatus cnCheckPrismaticDef( const void* d, char* message, int size )
+{
+    const cnPrismaticJointDef* def = d;
+    if ( !cnIsFiniteVec3( def->localAxisA ) )
+    {
+        cnFormat( message, size, "localAxisA is not finite" );
+        return cn_statusNonFinite;
+    }
+    if ( !( cnLength( def->localAxisA ) > 1e-9 ) )
+    {
+        cnFormat( message, size, "localAxisA must not be zero" );
+        return cn_statusInvalidArgument;
+    }
+    return cnCheckPrismaticValues( def->lowerTranslation, def->upperTranslation, def->motorSpeed,
+                                   def->maxMotorForce, message, size );
+}
+
+cnJointId cnCreatePrismaticJoint( cnWorldId worldId, const cnPrismaticJointDef* def )
+{
+    cnJointCommon common = CN_COMMON_OF( def );
+    cnJoint proto = cnJointProto( cn_prismaticJoint );
+    if ( def != NULL )
+    {
+        proto.localAxisA = cnNormalizeOr( def->localAxisA, cnMakeVec3( 1.0, 0.0, 0.0 ) );
+        proto.enableLimit = def->enableLimit;
+        proto.lowerAngle = def->lowerTranslation;
+        proto.upperAngle = def->upperTranslation;
+        proto.enableMotor = def->enableMotor;
+        proto.motorSpeed = def->motorSpeed;
+        proto.maxMotorTorque = def->maxMotorForce;
+    }
+    return cnCreateJoint( worldId, "cnCreatePrismaticJoint", "cnDefaultPrismaticJointDef", &common, &proto,
+                          cnCheckPrismaticDef, def );
+}
+
+static void cnFreeJoint( cnWorld* world, int index )
+{
+    cnJoint* joint = world->joints + index;
+    joint->bodySlotA = CN_NULL_INDEX;
+    joint->bodySlotB = CN_NULL_INDEX;
+    joint->generation = (uint16_t)( joint->generation + 1 );
+    if ( joint->generation == 0 )
+    {
+        joint->generation = 1;
+    }
+    joint->next = world->freeJoint;
+    world->freeJoint = index;
+    world->jointCount -= 1;
+    world->jointPairsDirty = true;
+}
+
+cnStatus cnDestroyJoint( cnJointId jointId )
+{
+    cnJoint* joint;
+    cnWorld* world = cnGetJointWorld( jointId, &joint );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( cnRefuseWhileDestroying( world, "cnDestroyJoint" ) )
+    {
+        return cn_statusWorldLocked;
+    }
+    if ( world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnDestroyJoint: called from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+    cnFreeJoint( world, jointId.index1 - 1 );
+    return cn_statusOk;
+}
+
+void cnDestroyBodyJoints( cnWorld* world, int bodySlot )
+{
+    for ( int i = 0; i < world->jointSlotCount && world->jointCount > 0; ++i )
+    {
+        const cnJoint* joint = world->joints + i;
+        if ( joint->bodySlotA != CN_NULL_INDEX &&
+             ( joint->bodySlotA == bodySlot || joint->bodySlotB == bodySlot ) )
+        {
+            cnFreeJoint( world, i );
+        }
+    }
+}
+
+void cnDestroyJoints( cnWorld* world )
+{
+    cnFree( &world->allocator, world->joints, (size_t)world->jointCapacity * sizeof( cnJoint ) );
+    cnFree( &world->allocator, world->jointPairs, (size_t)world->jointPairCapacity * sizeof( uint64_t ) );
+    world->joints = NULL;
+    world->jointPairs = NULL;
+    world->jointCapacity = 0;
+    world->jointPairCapacity = 0;
+    world->jointSlotCount = 0;
+    world->jointPairCount = 0;
+    world->jointCount = 0;
+    world->freeJoint = CN_NULL_INDEX;
+}
+
+void cnWarnJointless( const cnWorld* world )
+{
+    if ( world->jointCount == 0 || world->solver == NULL )
+    {
+        return;
+    }
+    if ( ( world->solver->caps & cn_solverBilateral ) == 0 )
+    {
+        cnLogWorld(
+            world, cn_logWarning, cn_statusUnsupported,
+            "solver '%s' takes no bilateral (joint) rows: the world's %d joints are not solved while it "
+            "runs (each step with joints says joints_dropped)",
+            world->solver->name, world->jointCount );
+    }
+    else if ( ( world->solver->caps & cn_solverBounded ) == 0 )
+    {
+        cnLogWorld( world, cn_logWarning, cn_statusUnsupported,
+                    "solver '%s' takes no bounded rows: joint motors are not solved while it runs (each step "
+                    "with a motor says joints_dropped)",
+                    world->solver->name );
+    }
+}
+
+// ---- getters and setters --------------------------------------------------------------------------------
+
+cnJointType cnJoint_GetType( cnJointId jointId )
+{
+    cnJoint* joint;
+    return cnGetJointWorld( jointId, &joint ) != NULL ? (cnJointType)joint->type : cn_ballJoint;
+}
+
+static cnBodyId cnBodyIdOfSlot( const cnWorld* world, int slot )
+{
+    return world->bodies.id[cnRowOfSlot( world, slot )];
+}
+
+cnBodyId cnJoint_GetBodyA( cnJointId jointId )
+{
+    cnJoint* joint;
+    cnWorld* world = cnGetJointWorld( jointId, &joint );
+    return world != NULL ? cnBodyIdOfSlot( world, joint->bodySlotA ) : cn_nullBodyId;
+}
+
+cnBodyId cnJoint_GetBodyB( cnJointId jointId )
+{
+    cnJoint* joint;
+    cnWorld* world = cnGetJointWorld( jointId, &joint );
+    return world != NULL ? cnBodyIdOfSlot( world, joint->bodySlotB ) : cn_nullBodyId;
+}
+
+cnVec3 cnJoint_GetLocalAnchorA( cnJointId jointId )
+{
+    cnJoint* joint;
+    return cnGetJointWorld( jointId, &joint ) != NULL ? joint->localAnchorA : cn_vec3Zero;
+}
+
+cnVec3 cnJoint_GetLocalAnchorB( cnJointId jointId )
+{
+    cnJoint* joint;
+    return cnGetJointWorld( jointId, &joint ) != NULL ? joint->localAnchorB : cn_vec3Zero;
+}
+
+cnVec3 cnJoint_GetWorldAnchorA( cnJointId jointId )
+{
+    cnJoint* joint;
+    cnWorld* world = cnGetJointWorld( jointId, &joint );
+    return world != NULL ? cnMakeJointFrame( world, joint ).pA : cn_vec3Zero;
+}
+
+cnVec3 cnJoint_GetWorldAnchorB( cnJointId jointId )
+{
+    cnJoint* joint;
+    cnWorld* world = cnGetJointWorld( jointId, &joint );
+    return world != NULL ? cnMakeJointFrame( world, joint ).pB : cn_vec3Zero;
+}
+
+bool cnJoint_GetCollideConnected( cnJointId jointId )
+{
+    cnJoint* joint;
+    return cnGetJointWorld( jointId, &joint ) != NULL && joint->collideConnected;
+}
+
+void* cnJoint_GetUserData( cnJointId jointId )
+{
+    cnJoint* joint;
+    return cnGetJointWorld( jointId, &joint ) != NULL ? joint->userData : NULL;
+}
+
+cnStatus cnJoint_SetUserData( cnJointId jointId, void* userData )
+{
+    cnJoint* joint;
+    if ( cnGetJointWorld( jointId, &joint ) == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    joint->userData = userData;
+    return cn_statusOk;
+}
+
+double cnJoint_GetConstraintError( cnJointId jointId )
+{
+    cnJoint* joint;
+    cnWorld* world = cnGetJointWorld( jointId, &joint );
+    if ( world == NULL )
+    {
+        return (double)NAN;
+    }
+    cnJointFrame f = cnMakeJointFrame( world, joint );
+    cnVec3 d = cnSub( f.pB, f.pA );
+    double distance = cnLength( d );
+    if ( joint->type == cn_prismaticJoint )
+    {
+        // off the axis
+        cnVec3 a = cnRotate( f.qA, joint->localAxisA );
+        return cnLength( cnMulAdd( d, -cnDot( d, a ), a ) );
+    }
+    if ( joint->type != cn_distanceJoint )
+    {
+        return distance;
+    }
+    if ( joint->enableSpring == false )
+    {
+        return fabs( distance - joint->length );
+    }
+    if ( joint->enableLimit == false )
+    {
+        return 0.0;
+    }
+    return fmax( 0.0, fmax( joint->minLength - distance, distance - joint->maxLength ) );
+}
+
+double cnJoint_GetAngularError( cnJointId jointId )
+{
+    cnJoint* joint;
+    cnWorld* world = cnGetJointWorld( jointId, &joint );
+    if ( world == NULL )
+    {
+        return (double)NAN;
+    }
+    cnJointFrame f = cnMakeJointFrame( world, joint );
+    if ( joint->type == cn_hingeJoint )
+    {
+        cnVec3 a = cnHingeAxisA( joint, &f );
+        cnVec3 b = cnHingeAxisB( joint, &f );
+        return atan2( cnLength( cnCross( a, b ) ), cnDot( a, b ) );
+    }
+    if ( joint->type == cn_fixedJoint || joint->type == cn_prismaticJoint )
+    {
+        return cnLength( cnJointRotationError( joint, &f ) );
+    }
+    return 0.0;
+}
+
+// rows along an angular direction: hinge rows 3-4 and 6-8, fixed rows 3-5
+static bool cnSlotIsAngular( const cnJoint* joint, int slot )
+{
+    return ( slot >= cn_jointSlotAngular && slot < cn_jointSlotLower ) ||
+           ( joint->type == cn_hingeJoint && slot >= cn_jointSlotLower );
+}
+
+static cnVec3 cnJointReaction( cnJointId jointId, bool angular )
+{
+    cnJoint* joint;
+    if ( cnGetJointWorld( jointId, &joint ) == NULL || !( joint->stepTime > 0.0 ) )
+    {
+        return cn_vec3Zero;
+    }
+    cnVec3 sum = cn_vec3Zero;
+    for ( int s = 0; s < cn_jointSlotCount; ++s )
+    {
+        if ( cnSlotIsAngular( joint, s ) == angular )
+        {
+            sum = cnMulAdd( sum, joint->impulse[s], joint->direction[s] );
+        }
+    }
+    return cnScale( 1.0 / joint->stepTime, sum );
+}
+
+cnVec3 cnJoint_GetConstraintForce( cnJointId jointId )
+{
+    return cnJointReaction( jointId, false );
+}
+
+cnVec3 cnJoint_GetConstraintTorque( cnJointId jointId )
+{
+    return cnJointReaction( jointId, true );
+}
+
+// a joint of `type`, or NULL (logged when `function` is not NULL)
+static cnJoint* cnGetTypedJoint( cnJointId jointId, cnJointType type, const char* function, cnWorld** world,
+                                 cnStatus* status )
+{
+    cnJoint* joint;
+    *world = cnGetJointWorld( jointId, &joint );
+    *status = cn_statusOk;
+    if ( *world == NULL )
+    {
+        *status = cn_statusInvalidId;
+        return NULL;
+    }
+    if ( joint->type != type )
+    {
+        *status = cn_statusInvalidArgument;
+        if ( function != NULL )
+        {
+            cnLogWorld( *world, cn_logError, *status, "%s: the joint is not a %s joint", function,
+                        type == cn_hingeJoint      ? "hinge"
+                        : type == cn_distanceJoint ? "distance"
+                                                   : "prismatic" );
+        }
+        return NULL;
+    }
+    return joint;
+}
+
+double cnHingeJoint_GetAngle( cnJointId jointId )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, NULL, &world, &status );
+    if ( joint == NULL )
+    {
+        return 0.0;
+    }
+    cnJointFrame f = cnMakeJointFrame( world, joint );
+    return cnHingeAngle( joint, &f );
+}
+
+double cnHingeJoint_GetSpeed( cnJointId jointId )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, NULL, &world, &status );
+    if ( joint == NULL )
+    {
+        return 0.0;
+    }
+    cnJointFrame f = cnMakeJointFrame( world, joint );
+    cnVec3 a = cnHingeAxisA( joint, &f );
+    const cnBodyStore* bodies = &world->bodies;
+    return cnDot( a, cnSub( bodies->angularVelocity[f.rowB], bodies->angularVelocity[f.rowA] ) );
+}
+
+cnVec3 cnHingeJoint_GetWorldAxis( cnJointId jointId )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, NULL, &world, &status );
+    if ( joint == NULL )
+    {
+        return cn_vec3Zero;
+    }
+    cnJointFrame f = cnMakeJointFrame( world, joint );
+    return cnHingeAxisA( joint, &f );
+}
+
+// a hinge's values changed to these, checked and logged
+static cnStatus cnSetHinge( cnJointId jointId, const char* function, int which, double x, double y )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, function, &world, &status );
+    if ( joint == NULL )
+    {
+        return status;
+    }
+    double lower = which == 0 ? x : joint->lowerAngle;
+    double upper = which == 0 ? y : joint->upperAngle;
+    double speed = which == 1 ? x : joint->motorSpeed;
+    double torque = which == 2 ? x : joint->maxMotorTorque;
+    char message[256];
+    status =
+        cnCheckHingeValues( joint->enableLimit, lower, upper, speed, torque, message, sizeof( message ) );
+    if ( status != cn_statusOk )
+    {
+        cnLogWorld( world, cn_logError, status, "%s: %s", function, message );
+        return status;
+    }
+    joint->lowerAngle = lower;
+    joint->upperAngle = upper;
+    joint->motorSpeed = speed;
+    joint->maxMotorTorque = torque;
+    return cn_statusOk;
+}
+
+cnStatus cnHingeJoint_SetLimits( cnJointId jointId, double lowerAngle, double upperAngle )
+{
+    return cnSetHinge( jointId, "cnHingeJoint_SetLimits", 0, lowerAngle, upperAngle );
+}
+
+cnStatus cnHingeJoint_SetMotorSpeed( cnJointId jointId, double motorSpeed )
+{
+    return cnSetHinge( jointId, "cnHingeJoint_SetMotorSpeed", 1, motorSpeed, 0.0 );
+}
+
+cnStatus cnHingeJoint_SetMaxMotorTorque( cnJointId jointId, double maxMotorTorque )
+{
+    return cnSetHinge( jointId, "cnHingeJoint_SetMaxMotorTorque", 2, maxMotorTorque, 0.0 );
+}
+
+cnStatus cnHingeJoint_EnableLimit( cnJointId jointId, bool enable )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, "cnHingeJoint_EnableLimit", &world, &status );
+    if ( joint != NULL )
+    {
+        joint->enableLimit = enable;
+    }
+    return status;
+}
+
+cnStatus cnHingeJoint_EnableMotor( cnJointId jointId, bool enable )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, "cnHingeJoint_EnableMotor", &world, &status );
+    if ( joint != NULL )
+    {
+        joint->enableMotor = enable;
+    }
+    return status;
+}
+
+double cnHingeJoint_GetMotorTorque( cnJointId jointId )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, NULL, &world, &status );
+    if ( joint == NULL || joint->enableMotor == false || !( joint->stepTime > 0.0 ) )
+    {
+        return 0.0;
+    }
+    return joint->impulse[cn_jointSlotAxial] / joint->stepTime;
+}
+
+double cnDistanceJoint_GetCurrentLength( cnJointId jointId )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_distanceJoint, NULL, &world, &status );
+    if ( joint == NULL )
+    {
+        return 0.0;
+    }
+    cnJointFrame f = cnMakeJointFrame( world, joint );
+    return cnLength( cnSub( f.pB, f.pA ) );
+}
+
+static cnStatus cnSetDistance( cnJointId jointId, const char* function, double length, double minLength,
+                               double maxLength, double hertz, double dampingRatio )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_distanceJoint, function, &world, &status );
+    if ( joint == NULL )
+    {
+        return status;
+    }
+    char message[256];
+    status = cnCheckDistanceValues( length, minLength, maxLength, hertz, dampingRatio, message,
+                                    sizeof( message ) );
+    if ( status != cn_statusOk )
+    {
+        cnLogWorld( world, cn_logError, status, "%s: %s", function, message );
+        return status;
+    }
+    joint->length = length;
+    joint->minLength = minLength;
+    joint->maxLength = maxLength;
+    joint->hertz = hertz;
+    joint->dampingRatio = dampingRatio;
+    return cn_statusOk;
+}
+
+cnStatus cnDistanceJoint_SetLength( cnJointId jointId, double length )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint =
+        cnGetTypedJoint( jointId, cn_distanceJoint, "cnDistanceJoint_SetLength", &world, &status );
+    return joint == NULL ? status
+                         : cnSetDistance( jointId, "cnDistanceJoint_SetLength", length, joint->minLength,
+                                          joint->maxLength, joint->hertz, joint->dampingRatio );
+}
+
+cnStatus cnDistanceJoint_SetLengthRange( cnJointId jointId, double minLength, double maxLength )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint =
+        cnGetTypedJoint( jointId, cn_distanceJoint, "cnDistanceJoint_SetLengthRange", &world, &status );
+    return joint == NULL ? status
+                         : cnSetDistance( jointId, "cnDistanceJoint_SetLengthRange", joint->length, minLength,
+                                          maxLength, joint->hertz, joint->dampingRatio );
+}
+
+cnStatus cnDistanceJoint_SetSpring( cnJointId jointId, double hertz, double dampingRatio )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint =
+        cnGetTypedJoint( jointId, cn_distanceJoint, "cnDistanceJoint_SetSpring", &world, &status );
+    return joint == NULL ? status
+                         : cnSetDistance( jointId, "cnDistanceJoint_SetSpring", joint->length,
+                                          joint->minLength, joint->maxLength, hertz, dampingRatio );
+}
+
+cnStatus cnDistanceJoint_EnableLimit( cnJointId jointId, bool enable )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint =
+        cnGetTypedJoint( jointId, cn_distanceJoint, "cnDistanceJoint_EnableLimit", &world, &status );
+    if ( joint != NULL )
+    {
+        joint->enableLimit = enable;
+    }
+    return status;
+}
+
+cnStatus cnDistanceJoint_EnableSpring( cnJointId jointId, bool enable )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint =
+        cnGetTypedJoint( jointId, cn_distanceJoint, "cnDistanceJoint_EnableSpring", &world, &status );
+    if ( joint != NULL )
+    {
+        joint->enableSpring = enable;
+    }
+    return status;
+}
+
+double cnPrismaticJoint_GetTranslation( cnJointId jointId )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_prismaticJoint, NULL, &world, &status );
+    if ( joint == NULL )
+    {
+        return 0.0;
+    }
+    cnJointFrame f = cnMakeJointFrame( world, joint );
+    return cnDot( cnSub( f.pB, f.pA ), cnRotate( f.qA, joint->localAxisA ) );
+}
+
+double cnPrismaticJoint_GetSpeed( cnJointId jointId )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_prismaticJoint, NULL, &world, &status );
+    if ( joint == NULL )
+    {
+        return 0.0;
+    }
+    cnJointFrame f = cnMakeJointFrame( world, joint );
+    const cnBodyStore* bodies = &world->bodies;
+    cnVec3 rA = cnSub( f.pB, bodies->center[f.rowA] );
+    cnVec3 vA = cnAdd( bodies->linearVelocity[f.rowA], cnCross( bodies->angularVelocity[f.rowA], rA ) );
+    cnVec3 vB = cnAdd( bodies->linearVelocity[f.rowB], cnCross( bodies->angularVelocity[f.rowB], f.rB ) );
+    return cnDot( cnSub( vB, vA ), cnRotate( f.qA, joint->localAxisA ) );
+}
+
+// a prismatic joint's values changed to these, checked and logged
+static cnStatus cnSetPrismatic( cnJointId jointId, const char* function, int which, double x, double y )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_prismaticJoint, function, &world, &status );
+    if ( joint == NULL )
+    {
+        return status;
+    }
+    double lower = which == 0 ? x : joint->lowerAngle;
+    double upper = which == 0 ? y : joint->upperAngle;
+    double speed = which == 1 ? x : joint->motorSpeed;
+    double force = which == 2 ? x : joint->maxMotorTorque;
+    char message[256];
+    status = cnCheckPrismaticValues( lower, upper, speed, force, message, sizeof( message ) );
+    if ( status != cn_statusOk )
+    {
+        cnLogWorld( world, cn_logError, status, "%s: %s", function, message );
+        return status;
+    }
+    joint->lowerAngle = lower;
+    joint->upperAngle = upper;
+    joint->motorSpeed = speed;
+    joint->maxMotorTorque = force;
+    return cn_statusOk;
+}
+
+cnStatus cnPrismaticJoint_SetLimits( cnJointId jointId, double lower, double upper )
+{
+    return cnSetPrismatic( jointId, "cnPrismaticJoint_SetLimits", 0, lower, upper );
+}
+
+cnStatus cnPrismaticJoint_SetMotorSpeed( cnJointId jointId, double motorSpeed )
+{
+    return cnSetPrismatic( jointId, "cnPrismaticJoint_SetMotorSpeed", 1, motorSpeed, 0.0 );
+}
+
+cnStatus cnPrismaticJoint_SetMaxMotorForce( cnJointId jointId, double maxMotorForce )
+{
+    return cnSetPrismatic( jointId, "cnPrismaticJoint_SetMaxMotorForce", 2, maxMotorForce, 0.0 );
+}
+
+cnStatus cnPrismaticJoint_EnableLimit( cnJointId jointId, bool enable )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint =
+        cnGetTypedJoint( jointId, cn_prismaticJoint, "cnPrismaticJoint_EnableLimit", &world, &status );
+    if ( joint != NULL )
+    {
+        joint->enableLimit = enable;
+    }
+    return status;
+}
+
+cnStatus cnPrismaticJoint_EnableMotor( cnJointId jointId, bool enable )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint =
+        cnGetTypedJoint( jointId, cn_prismaticJoint, "cnPrismaticJoint_EnableMotor", &world, &status );
+    if ( joint != NULL )
+    {
+        joint->enableMotor = enable;
+    }
+    return status;
+}
+
+double cnPrismaticJoint_GetMotorForce( cnJointId jointId )
+{
+    cnWorld* world;
+    cnStatus status;
+    cnJoint* joint = cnGetTypedJoint( jointId, cn_prismaticJoint, NULL, &world, &status );
+    if ( joint == NULL || joint->enableMotor == false || !( joint->stepTime > 0.0 ) )
+    {
+        return 0.0;
+    }
+    return joint->impulse[cn_jointSlotAxial] / joint->stepTime;
+}
+
+// ---- rows -----------------------------------------------------------------------------------------------
+
+int cnJointRowBound( const cnWorld* world )
+{
+    return 8 * world->jointCount;
+}
+
+// What building one pass's rows needs.
+typedef struct cnJointBuild
+{
+    cnWorld* world;
+    cnSolverProblem* problem;
+    const int* solverIndex;
+    double* lambda;
+    double timeStep;
+    cnJointPass pass;
+    bool warmStart;
+    cnJointSoft* soft;
+    double biasRate; // the soft pass's position correction, 1/s
+} cnJointBuild;
+
+// A_ii = J_i W J_i^T
+static double cnJointRowDiagonal( const cnSolverProblem* p, int i )
+{
+    double diagonal = 0.0;
+    for ( int side = 0; side < 2; ++side )
+    {
+        int body = side == 0 ? p->bodyA[i] : p->bodyB[i];
+        if ( body < 0 )
+        {
+            continue;
+        }
+        const double* j = ( side == 0 ? p->jacobianA : p->jacobianB ) + 6 * i;
+        const double* wl = p->wLinear + 9 * body;
+        const double* wa = p->wAngular + 9 * body;
+        for ( int r = 0; r < 3; ++r )
+        {
+            diagonal += j[r] * ( wl[3 * r] * j[0] + wl[3 * r + 1] * j[1] + wl[3 * r + 2] * j[2] );
+            diagonal += j[3 + r] * ( wa[3 * r] * j[3] + wa[3 * r + 1] * j[4] + wa[3 * r + 2] * j[5] );
+        }
+    }
+    return diagonal;
+}
+
+// The warm start of a row in `slot` along `direction`: the slot's impulse, or for the angular rows
+// across a hinge or of a fixed joint the last step's angular impulse projected on this direction.
+static double cnJointWarmStart( const cnJointBuild* jb, const cnJoint* joint, int slot, cnVec3 direction )
+{
+    if ( jb->warmStart == false || jb->pass != cn_jointPassSoft || !( joint->stepTime > 0.0 ) )
+    {
+        return 0.0;
+    }
+    double scale = jb->timeStep / joint->stepTime;
+    if ( joint->type == cn_prismaticJoint && slot < cn_jointSlotAngular )
+    {
+        cnVec3 sum = cnMulAdd( cnScale( joint->impulse[0], joint->direction[0] ), joint->impulse[1],
+                               joint->direction[1] );
+        return scale * cnDot( sum, direction );
+    }
+    if ( slot >= cn_jointSlotAngular && slot < cn_jointSlotLower )
+    {
+        cnVec3 sum = cn_vec3Zero;
+        for ( int s = cn_jointSlotAngular; s < cn_jointSlotLower; ++s )
+        {
+            sum = cnMulAdd( sum, joint->impulse[s], joint->direction[s] );
+        }
+        return scale * cnDot( sum, direction );
+    }
+    return scale * joint->impulse[slot];
+}
+
+// Append one row in `slot`: linear direction l at the anchors, angular direction g; b = J v; bounds.
+static int cnJointAddRow( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* f, int slot, cnVec3 l,
+                          cnVec3 g, double lower, double upper )
+{
+    cnSolverProblem* p = jb->problem;
+    const cnBodyStore* bodies = &jb->world->bodies;
+    int i = p->rowCount++;
+    int ra = bodies->type[f->rowA] == cn_staticBody ? -1 : f->rowA;
+    int rb = bodies->type[f->rowB] == cn_staticBody ? -1 : f->rowB;
+    cnVec3 angularA = cnNeg( cnAdd( cnCross( f->rA, l ), g ) );
+    cnVec3 angularB = cnAdd( cnCross( f->rB, l ), g );
+    double* ja = p->jacobianA + 6 * i;
+    double* jbv = p->jacobianB + 6 * i;
+    ja[0] = -l.x, ja[1] = -l.y, ja[2] = -l.z, ja[3] = angularA.x, ja[4] = angularA.y, ja[5] = angularA.z;
+    jbv[0] = l.x, jbv[1] = l.y, jbv[2] = l.z, jbv[3] = angularB.x, jbv[4] = angularB.y, jbv[5] = angularB.z;
+    p->bodyA[i] = ra >= 0 ? jb->solverIndex[ra] : -1;
+    p->bodyB[i] = rb >= 0 ? jb->solverIndex[rb] : -1;
+    p->lower[i] = lower;
+    p->upper[i] = upper;
+    double v = 0.0;
+    if ( ra >= 0 )
+    {
+        v += cnDot( cnMakeVec3( ja[0], ja[1], ja[2] ), bodies->linearVelocity[ra] ) +
+             cnDot( angularA, bodies->angularVelocity[ra] );
+    }
+    if ( rb >= 0 )
+    {
+        v += cnDot( l, bodies->linearVelocity[rb] ) + cnDot( angularB, bodies->angularVelocity[rb] );
+    }
+    p->b[i] = v;
+    cnVec3 direction = cnSlotIsAngular( joint, slot ) ? g : l;
+    jb->lambda[i] = cnJointWarmStart( jb, joint, slot, direction );
+    joint->direction[slot] = direction;
+    joint->rowSlot[joint->rowCount++] = (uint8_t)slot;
+    if ( jb->soft != NULL )
+    {
+        jb->soft->softBias[i] = 0.0;
+        jb->soft->softSoftness[i] = 0.0;
+        jb->soft->springSoftness[i] = 0.0;
+    }
+    return i;
+}
+
+// an equality row's position error C: corrected in the soft pass, or wholly in b
+static void cnJointCorrect( cnJointBuild* jb, int i, double c )
+{
+    if ( jb->pass != cn_jointPassSoft )
+    {
+        jb->problem->b[i] += c / jb->timeStep;
+        return;
+    }
+    if ( jb->soft != NULL )
+    {
+        jb->soft->softBias[i] = jb->biasRate * c;
+        jb->soft->pushes = true;
+    }
+}
+
+// a one-sided row (lambda >= 0) whose C must stay >= 0: speculative while open, pushed when closed
+static void cnJointLimit( cnJointBuild* jb, int i, double c )
+{
+    if ( c > 0.0 || jb->pass != cn_jointPassSoft )
+    {
+        jb->problem->b[i] += c / jb->timeStep;
+        return;
+    }
+    cnJointCorrect( jb, i, c );
+}
+
+static void cnJointGroup( cnJointBuild* jb, int firstRow, cnGroupKind kind )
+{
+    cnSolverProblem* p = jb->problem;
+    p->groups[p->groupCount++] = ( cnRowGroup ){
+        .firstRow = firstRow,
+        .rowCount = p->rowCount - firstRow,
+        .kind = (uint8_t)kind,
+        .model = 0,
+        .mu = 0.0,
+    };
+}
+
+static const cnVec3 cn_axes[3] = { { 1.0, 0.0, 0.0 }, { 0.0, 1.0, 0.0 }, { 0.0, 0.0, 1.0 } };
+
+// the three rows holding the anchors together
+static void cnJointPointRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* f )
+{
+    cnVec3 c = cnSub( f->pB, f->pA );
+    for ( int k = 0; k < 3; ++k )
+    {
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotPoint + k, cn_axes[k], cn_vec3Zero, -INFINITY,
+                               INFINITY );
+        cnJointCorrect( jb, i, cnDot( c, cn_axes[k] ) );
+    }
+}
+
+// True when a motor row was dropped.
+static bool cnHingeRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* f, bool bounded )
+{
+    int first = jb->problem->rowCount;
+    cnJointPointRows( jb, joint, f );
+    cnVec3 a = cnHingeAxisA( joint, f );
+    cnVec3 b = cnHingeAxisB( joint, f );
+    cnVec3 across = cnCross( a, b );
+    cnVec3 p1 = cnPerpendicular( a );
+    cnVec3 p2 = cnCross( a, p1 );
+    cnVec3 perps[2] = { p1, p2 };
+    for ( int k = 0; k < 2; ++k )
+    {
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotAngular + k, cn_vec3Zero, perps[k], -INFINITY,
+                               INFINITY );
+        cnJointCorrect( jb, i, cnDot( across, perps[k] ) );
+    }
+    cnJointGroup( jb, first, cn_groupBilateral );
+
+    if ( joint->enableLimit )
+    {
+        double angle = cnHingeAngle( joint, f );
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotLower, cn_vec3Zero, a, 0.0, INFINITY );
+        cnJointLimit( jb, i, angle - joint->lowerAngle );
+        cnJointGroup( jb, i, cn_groupNormal );
+        i = cnJointAddRow( jb, joint, f, cn_jointSlotUpper, cn_vec3Zero, cnNeg( a ), 0.0, INFINITY );
+        cnJointLimit( jb, i, joint->upperAngle - angle );
+        cnJointGroup( jb, i, cn_groupNormal );
+    }
+    if ( joint->enableMotor && jb->pass != cn_jointPassPosition )
+    {
+        if ( bounded == false )
+        {
+            return true;
+        }
+        // impulses in an inertial world, forces in an overdamped one
+        double limit =
+            joint->maxMotorTorque * ( jb->world->def.dynamics == cn_dynamicsOverdamped ? 1.0 : jb->timeStep );
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotAxial, cn_vec3Zero, a, -limit, limit );
+        jb->problem->b[i] -= joint->motorSpeed;
+        cnJointGroup( jb, i, cn_groupBounded );
+    }
+    return false;
+}
+
+// B's anchor on A's axis a: two linear rows across a, at B's anchor for both bodies (A's lever arm
+// reaches B's anchor, so that A turning carries the axis: Box2D's d + rA), three angular rows
+// holding the orientation; limits and motor along a. True when a motor row was dropped.
+static bool cnPrismaticRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* f, bool bounded )
+{
+    cnJointFrame at = *f;
+    at.rA = cnSub( f->pB, jb->world->bodies.center[f->rowA] );
+    cnVec3 d = cnSub( f->pB, f->pA );
+    cnVec3 a = cnRotate( f->qA, joint->localAxisA );
+    cnVec3 p1 = cnPerpendicular( a );
+    cnVec3 p2 = cnCross( a, p1 );
+    cnVec3 perps[2] = { p1, p2 };
+    int first = jb->problem->rowCount;
+    for ( int k = 0; k < 2; ++k )
+    {
+        int i = cnJointAddRow( jb, joint, &at, cn_jointSlotPoint + k, perps[k], cn_vec3Zero, -INFINITY,
+                               INFINITY );
+        cnJointCorrect( jb, i, cnDot( d, perps[k] ) );
+    }
+    cnVec3 e = cnJointRotationError( joint, f );
+    for ( int k = 0; k < 3; ++k )
+    {
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotAngular + k, cn_vec3Zero, cn_axes[k], -INFINITY,
+                               INFINITY );
+        cnJointCorrect( jb, i, cnDot( e, cn_axes[k] ) );
+    }
+    cnJointGroup( jb, first, cn_groupBilateral );
+
+    double translation = cnDot( d, a );
+    if ( joint->enableLimit )
+    {
+        int i = cnJointAddRow( jb, joint, &at, cn_jointSlotLower, a, cn_vec3Zero, 0.0, INFINITY );
+        cnJointLimit( jb, i, translation - joint->lowerAngle );
+        cnJointGroup( jb, i, cn_groupNormal );
+        i = cnJointAddRow( jb, joint, &at, cn_jointSlotUpper, cnNeg( a ), cn_vec3Zero, 0.0, INFINITY );
+        cnJointLimit( jb, i, joint->upperAngle - translation );
+        cnJointGroup( jb, i, cn_groupNormal );
+    }
+    if ( joint->enableMotor && jb->pass != cn_jointPassPosition )
+    {
+        if ( bounded == false )
+        {
+            return true;
+        }
+        double limit =
+            joint->maxMotorTorque * ( jb->world->def.dynamics == cn_dynamicsOverdamped ? 1.0 : jb->timeStep );
+        int i = cnJointAddRow( jb, joint, &at, cn_jointSlotAxial, a, cn_vec3Zero, -limit, limit );
+        jb->problem->b[i] -= joint->motorSpeed;
+        cnJointGroup( jb, i, cn_groupBounded );
+    }
+    return false;
+}
+
+static void cnFixedRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* f )
+{
+    int first = jb->problem->rowCount;
+    cnJointPointRows( jb, joint, f );
+    cnVec3 e = cnJointRotationError( joint, f );
+    for ( int k = 0; k < 3; ++k )
+    {
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotAngular + k, cn_vec3Zero, cn_axes[k], -INFINITY,
+                               INFINITY );
+        cnJointCorrect( jb, i, cnDot( e, cn_axes[k] ) );
+    }
+    cnJointGroup( jb, first, cn_groupBilateral );
+}
+
+static void cnDistanceRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* f )
+{
+    cnVec3 d = cnSub( f->pB, f->pA );
+    double length = cnLength( d );
+    cnVec3 u = joint->direction[cn_jointSlotAxial];
+    if ( length > CN_DISTANCE_EPSILON )
+    {
+        u = cnScale( 1.0 / length, d );
+    }
+    else if ( !( cnLengthSquared( u ) > 0.5 ) )
+    {
+        u = cnMakeVec3( 0.0, 0.0, 1.0 );
+    }
+    bool rigid =
+        joint->enableSpring == false || ( joint->enableLimit && joint->minLength == joint->maxLength );
+    if ( rigid )
+    {
+        double rest = joint->enableSpring ? joint->minLength : joint->length;
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotAxial, u, cn_vec3Zero, -INFINITY, INFINITY );
+        cnJointCorrect( jb, i, length - rest );
+        cnJointGroup( jb, i, cn_groupBilateral );
+        return;
+    }
+    // the spring: soft in every pass of an inertial world (its own frequency and damping)
+    if ( joint->hertz > 0.0 && jb->pass == cn_jointPassSoft )
+    {
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotAxial, u, cn_vec3Zero, -INFINITY, INFINITY );
+        double omega = 2.0 * CN_PI * joint->hertz;
+        double a1 = 2.0 * joint->dampingRatio + jb->timeStep * omega;
+        double a2 = jb->timeStep * omega * a1;
+        jb->problem->b[i] += omega / a1 * ( length - joint->length );
+        if ( jb->soft != NULL )
+        {
+            double softness = cnJointRowDiagonal( jb->problem, i ) / a2;
+            jb->soft->springSoftness[i] = softness;
+            jb->soft->softSoftness[i] = softness;
+            jb->soft->springs = true;
+        }
+        cnJointGroup( jb, i, cn_groupBilateral );
+    }
+    if ( joint->enableLimit )
+    {
+        int i = cnJointAddRow( jb, joint, f, cn_jointSlotLower, u, cn_vec3Zero, 0.0, INFINITY );
+        cnJointLimit( jb, i, length - joint->minLength );
+        cnJointGroup( jb, i, cn_groupNormal );
+        i = cnJointAddRow( jb, joint, f, cn_jointSlotUpper, cnNeg( u ), cn_vec3Zero, 0.0, INFINITY );
+        cnJointLimit( jb, i, joint->maxLength - length );
+        cnJointGroup( jb, i, cn_groupNormal );
+    }
+}
+
+void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* solverIndex, double* lambda,
+                        double timeStep, cnJointPass pass, bool warmStart, cnJointSoft* soft )
+{
+    if ( world->jointCount == 0 )
+    {
+        return;
+    }
+    uint32_t caps = world->solver->caps;
+    bool bilateral = ( caps & cn_solverBilateral ) != 0;
+    bool bounded = ( caps & cn_solverBounded ) != 0;
+    double hertz = fmin( CN_JOINT_HERTZ_FACTOR * world->def.contactHertz, CN_JOINT_HERTZ_PER_SUB / timeStep );
+    double omega = 2.0 * CN_PI * hertz;
+    double a1 = 2.0 * CN_JOINT_DAMPING + timeStep * omega;
+    cnJointBuild jb = {
+        .world = world,
+        .problem = problem,
+        .solverIndex = solverIndex,
+        .lambda = lambda,
+        .timeStep = timeStep,
+        .pass = pass,
+        .warmStart = warmStart,
+        .soft = soft,
+        .biasRate = omega / a1,
+    };
+    bool dropped = false;
+    for ( int j = 0; j < world->jointSlotCount; ++j )
+    {
+        cnJoint* joint = world->joints + j;
+        if ( joint->bodySlotA == CN_NULL_INDEX )
+        {
+            continue;
+        }
+        joint->rowCount = 0;
+        joint->firstRow = problem->rowCount;
+        cnJointFrame f = cnMakeJointFrame( world, joint );
+        // no solved body: two non-dynamic ones, or a sleeping one (island.c) and a static one
+        if ( solverIndex[f.rowA] < 0 && solverIndex[f.rowB] < 0 )
+        {
+            continue;
+        }
+        if ( bilateral == false )
+        {
+            dropped = true;
+            continue;
+        }
+        CN_ASSERT( problem->rowCount + 8 <= problem->rowCapacity &&
+                   problem->groupCount + 4 <= problem->groupCapacity );
+        switch ( (cnJointType)joint->type )
+        {
+            case cn_ballJoint:
+            {
+                int first = problem->rowCount;
+                cnJointPointRows( &jb, joint, &f );
+                cnJointGroup( &jb, first, cn_groupBilateral );
+                break;
+            }
+            case cn_hingeJoint:
+                dropped = cnHingeRows( &jb, joint, &f, bounded ) || dropped;
+                break;
+            case cn_fixedJoint:
+                cnFixedRows( &jb, joint, &f );
+                break;
+            case cn_distanceJoint:
+                cnDistanceRows( &jb, joint, &f );
+                break;
+            case cn_prismaticJoint:
+                dropped = cnPrismaticRows( &jb, joint, &f, bounded ) || dropped;
+                break;
+            default:
+                break;
+        }
+    }
+    if ( dropped )
+    {
+        world->report.warnings |= cn_warnJointsDropped;
+    }
+}
+
+void cnStoreJointImpulses( cnWorld* world, const double* lambda, double timeStep )
+{
+    for ( int j = 0; j < world->jointSlotCount; ++j )
+    {
+        cnJoint* joint = world->joints + j;
+        if ( joint->bodySlotA == CN_NULL_INDEX )
+        {
+            continue;
+        }
+        memset( joint->impulse, 0, sizeof( joint->impulse ) );
+        joint->stepTime = timeStep;
+        for ( int k = 0; k < joint->rowCount; ++k )
+        {
+            joint->impulse[joint->rowSlot[k]] = lambda[joint->firstRow + k];
+        }
+    }
+}

@@ -1,0 +1,542 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Measure the joint scenes of tests/bench/make_joint_scenes.py with the cairn binary and write
+tests/bench/results/amd_epyc_2vcpu/joints.md.
+
+    python3 tests/bench/measure_joints.py --cairn build/hjs/demos/cairn [--out FILE] [--repeats 3]
+
+Everything is computed from `cairn run --report` (final_state: body origin, orientation [w, x, y, z],
+velocities, world frame) and the joints as the scene file writes them (anchors in the body frames,
+hinge axes in A's frame), so it measures what the engine did without any engine-side joint query:
+
+  joint error   |R_A a_A + p_A - (R_B a_B + p_B)|, the anchors' separation (ball, hinge, fixed)
+  axis error    hinges: the angle between A's axis and B's axis (B's axis: A's at creation, carried in
+                B's frame), mrad
+  hinge angle   B's rotation about A's axis relative to the pose at creation, (-pi, pi]
+  limit error   how far a hinge angle is outside its limits, mrad
+
+joint_chain50_heavy: every solver `cairn solvers` lists, 600 steps (10 s), one after another in one
+session; each solver is run --repeats times and the smallest CPU ms/step (the summary line's
+"(cpu X)") kept (the final states of the repeats must agree bit for bit, which is checked).
+joint_ragdoll, joint_bridge, joint_door: the default solver (pgs), 2000 steps; the errors "over the
+run" are sampled every --sample steps by re-running the scene for that many steps (the runs are
+deterministic, so the state after k steps of a k-step run is the state after step k of the long run).
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+SCENES = os.path.join(ROOT, "assets", "scenes")
+
+
+# ------------------------------------------------------------------------------------------- math
+
+def qmul(a, b):
+    aw, ax, ay, az = a
+    bw, bx, by, bz = b
+    return (aw * bw - ax * bx - ay * by - az * bz,
+            aw * bx + ax * bw + ay * bz - az * by,
+            aw * by - ax * bz + ay * bw + az * bx,
+            aw * bz + ax * by - ay * bx + az * bw)
+
+
+def qconj(q):
+    return (q[0], -q[1], -q[2], -q[3])
+
+
+def qnorm(q):
+    n = math.sqrt(sum(c * c for c in q))
+    return tuple(c / n for c in q)
+
+
+def qrot(q, v):
+    p = qmul(qmul(q, (0.0, v[0], v[1], v[2])), qconj(q))
+    return (p[1], p[2], p[3])
+
+
+def add(a, b):
+    return tuple(a[i] + b[i] for i in range(3))
+
+
+def sub(a, b):
+    return tuple(a[i] - b[i] for i in range(3))
+
+
+def dot(a, b):
+    return sum(a[i] * b[i] for i in range(3))
+
+
+def norm(a):
+    return math.sqrt(dot(a, a))
+
+
+def unit(a):
+    n = norm(a)
+    return tuple(c / n for c in a)
+
+
+def finite(x):
+    return isinstance(x, (int, float)) and math.isfinite(x)
+
+
+# ------------------------------------------------------------------------------------------ scene
+
+class Scene:
+    def __init__(self, path):
+        self.path = path
+        with open(path) as f:
+            self.data = json.load(f)
+        self.bodies = {}
+        for b in self.data["bodies"]:
+            if "name" in b:
+                self.bodies[b["name"]] = (tuple(b.get("position", [0, 0, 0])),
+                                          qnorm(tuple(b.get("orientation", [1, 0, 0, 0]))))
+        self.joints = self.data.get("joints", [])
+        for j in self.joints:
+            if j["type"] not in ("ball", "hinge", "fixed"):
+                raise SystemExit("measure_joints: joint type %s is not measured" % j["type"])
+            if j["type"] == "hinge":
+                qa0 = self.bodies[j["body_a"]][1]
+                qb0 = self.bodies[j["body_b"]][1]
+                axis_a = unit(tuple(j.get("local_axis_a", [0, 0, 1])))
+                j["_axis_a"] = axis_a
+                j["_axis_b"] = qrot(qconj(qb0), qrot(qa0, axis_a))
+                j["_rel0"] = qmul(qconj(qa0), qb0)
+
+    def name(self):
+        return os.path.basename(self.path)
+
+
+def state_map(report):
+    out = {}
+    for b in report["final_state"]:
+        if "name" in b:
+            out[b["name"]] = b
+    return out
+
+
+def joint_metrics(scene, states):
+    """Per joint: (anchor separation m, axis error rad or None, hinge angle or None, limit error rad)."""
+    rows = []
+    for j in scene.joints:
+        a = states[j["body_a"]]
+        b = states[j["body_b"]]
+        pa, qa = tuple(a["position"]), qnorm(tuple(a["orientation"]))
+        pb, qb = tuple(b["position"]), qnorm(tuple(b["orientation"]))
+        wa = add(pa, qrot(qa, j.get("local_anchor_a", [0, 0, 0])))
+        wb = add(pb, qrot(qb, j.get("local_anchor_b", [0, 0, 0])))
+        sep = norm(sub(wa, wb))
+        axis_err = angle = limit_err = None
+        if j["type"] == "hinge":
+            xa = qrot(qa, j["_axis_a"])
+            xb = qrot(qb, j["_axis_b"])
+            axis_err = math.atan2(norm(cross(xa, xb)), dot(xa, xb))
+            rel = qmul(qconj(qa), qb)
+            dq = qmul(rel, qconj(j["_rel0"]))
+            angle = 2 * math.atan2(dot(dq[1:], j["_axis_a"]), dq[0])
+            if angle > math.pi:
+                angle -= 2 * math.pi
+            if angle <= -math.pi:
+                angle += 2 * math.pi
+            if "limit" in j:
+                lo = j["limit"].get("lower", -math.pi / 4)
+                hi = j["limit"].get("upper", math.pi / 4)
+                limit_err = max(0.0, lo - angle, angle - hi)
+        rows.append((sep, axis_err, angle, limit_err))
+    return rows
+
+
+def cross(a, b):
+    return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
+
+
+def state_finite(report):
+    for b in report["final_state"]:
+        for k in ("position", "orientation", "linear_velocity", "angular_velocity"):
+            if not all(finite(c) for c in b[k]):
+                return False
+    return True
+
+
+# ------------------------------------------------------------------------------------------- runs
+
+CPU_RE = re.compile(r"\(cpu ([0-9.eE+-]+)\)")
+
+
+def run(cairn, scene_path, steps, solver=None, trace=False, extra=()):
+    with tempfile.TemporaryDirectory(prefix="measure_joints_") as tmp:
+        rep = os.path.join(tmp, "r.json")
+        cmd = [cairn, "run", scene_path, "--steps", str(steps), "--quiet", "--report", rep]
+        if solver:
+            cmd += ["--solver", solver]
+        cmd += list(extra)
+        tr = os.path.join(tmp, "t.csv")
+        if trace:
+            cmd += ["--trace", tr]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        if p.returncode != 0 or not os.path.exists(rep):
+            return {"failed": True, "rc": p.returncode, "stdout": p.stdout, "stderr": p.stderr, "cmd": cmd}
+        with open(rep) as f:
+            text = f.read()
+        # the report may hold nan / inf written by a non-strict writer: Python's json reads NaN
+        report = json.loads(text)
+        m = CPU_RE.search(p.stdout)
+        report["_cpu_summary"] = float(m.group(1)) if m else float("nan")
+        report["_summary"] = p.stdout.strip()
+        report["_stderr"] = p.stderr
+        report["_cmd"] = cmd
+        if trace:
+            with open(tr) as f:
+                report["_trace"] = f.read()
+        return report
+
+
+def warnings_text(report):
+    wc = report.get("warning_counts", {})
+    parts = ["%s %d" % (k, v) for k, v in wc.items() if v]
+    return ", ".join(parts) if parts else "none"
+
+
+def solvers(cairn):
+    p = subprocess.run([cairn, "solvers"], capture_output=True, text=True, check=True)
+    names = []
+    for line in p.stdout.splitlines():
+        if line and not line[0].isspace():
+            names.append(line.split(":")[0].split()[0])
+    return names
+
+
+def fmt(x, digits=3):
+    if x is None:
+        return "-"
+    if not math.isfinite(x):
+        return str(x)
+    if x == 0:
+        return "0"
+    if abs(x) >= 1e6 or abs(x) < 1e-3:
+        return "%.2e" % x
+    return ("%." + str(digits) + "g") % x
+
+
+def trace_nonfinite(trace_text):
+    lines = trace_text.splitlines()
+    head = lines[0].split(",")
+    bad = 0
+    first = None
+    cols = [i for i, h in enumerate(head) if h in ("kinetic_energy", "residual", "merit_natural_map")]
+    ke_max = 0.0
+    ke_i = head.index("kinetic_energy")
+    for line in lines[1:]:
+        f = line.split(",")
+        for i in cols:
+            v = f[i].strip().lower()
+            if v in ("nan", "-nan", "inf", "-inf"):
+                bad += 1
+                if first is None:
+                    first = int(f[0])
+        try:
+            ke_max = max(ke_max, float(f[ke_i]))
+        except ValueError:
+            pass
+    return bad, first, ke_max
+
+
+# ------------------------------------------------------------------------------------------ chain
+
+def measure_chain(cairn, repeats, out):
+    path = os.path.join(SCENES, "joint_chain50_heavy.json")
+    scene = Scene(path)
+    links = sorted((n for n in scene.bodies if n.startswith("link")), key=lambda n: int(n[4:]))
+    end = links[-1]
+    pivot = scene.bodies["pivot"][0]
+    end0 = scene.bodies[end][0]
+    rest = norm(sub(end0, pivot))
+    steps = 600
+    rows = []
+    for s in solvers(cairn):
+        best = None
+        ref_state = None
+        det = True
+        for _ in range(repeats):
+            r = run(cairn, path, steps, solver=s)
+            if r.get("failed"):
+                best = r
+                break
+            st = json.dumps(r["final_state"])
+            if ref_state is None:
+                ref_state = st
+            elif st != ref_state:
+                det = False
+            if best is None or r["_cpu_summary"] < best["_cpu_summary"]:
+                best = r
+        rows.append((s, best, det))
+        print("chain50_heavy", s, best.get("_summary", best.get("stderr", "")), file=sys.stderr)
+    pgs_cpu = next(r["_cpu_summary"] for s, r, _ in rows if s == "pgs" and not r.get("failed"))
+    out.append("## joint_chain50_heavy: every solver, 600 steps (10 s at 1/60 s)\n")
+    out.append("The peers' chain50_ratio100 (../shared/peers.md, section 4a): 50 capsule links (radius 0.1 m, "
+               "segment 0.5 m, pitch 0.7 m) hanging at rest from a static pivot at z = 40 m on ball joints, "
+               "the last link 100 times denser; no contacts are expected. Each solver at its defaults "
+               "(`cairn run assets/scenes/joint_chain50_heavy.json --steps 600 --solver NAME`), "
+               "%d runs each, smallest CPU time kept. "
+               "**max joint error**: the largest anchor separation over the 50 joints after step 600. "
+               "**total stretch**: |end link's centre - pivot| - %.2f m (its rest distance). "
+               "**end displacement**: how far the end link's centre moved from its start (the peers' metric; "
+               "0 is exact).\n" % (repeats, rest))
+    out.append("| solver | max joint error (mm) | total stretch (mm) | end displacement (mm) | cpu ms/step | ratio to pgs | kinetic energy at 10 s (J) | warnings (steps) |")
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    results = {}
+    for s, r, det in rows:
+        if r.get("failed"):
+            out.append("| %s | run failed (exit %s) | | | | | | %s |" % (s, r["rc"], (r["stderr"].strip().splitlines() or [""])[-1]))
+            continue
+        states = state_map(r)
+        ok = state_finite(r)
+        if ok:
+            errs = joint_metrics(scene, states)
+            maxerr = max(e[0] for e in errs)
+            pe = tuple(states[end]["position"])
+            stretch = norm(sub(pe, pivot)) - rest
+            disp = norm(sub(pe, end0))
+        else:
+            maxerr = stretch = disp = float("nan")
+        cpu = r["_cpu_summary"]
+        results[s] = (maxerr, stretch, cpu / pgs_cpu, ok)
+        note = warnings_text(r)
+        if not det:
+            note += "; final states of the repeats differ"
+        out.append("| %s | %s | %s | %s | %s | %.2f | %s | %s |" % (
+            s, fmt(maxerr * 1e3), fmt(stretch * 1e3), fmt(disp * 1e3), fmt(cpu), cpu / pgs_cpu,
+            fmt(r["kinetic_energy_final"]), note))
+    out.append("")
+    out.append("**The claim** (\"an exact or Newton-type solver (pgs_sm, newton_minmap, newton_fb, lemke if it "
+               "runs) keeps it under 1 mm at no more than three times PGS's cost per step\"), solver by solver:\n")
+    for s in ("pgs_sm", "newton_minmap", "newton_fb", "lemke"):
+        if s not in results:
+            out.append("- %s: not registered or the run failed" % s)
+            continue
+        maxerr, stretch, ratio, ok = results[s]
+        under = ok and maxerr < 1e-3 and abs(stretch) < 1e-3
+        cheap = ratio <= 3.0
+        out.append("- %s: max joint error %s mm, stretch %s mm (%s 1 mm), %.2f x pgs's CPU per step (%s 3 x): %s%s" % (
+            s, fmt(maxerr * 1e3), fmt(stretch * 1e3), "under" if under else "NOT under", ratio,
+            "within" if cheap else "NOT within", "holds" if (under and cheap) else "does not hold",
+            " (lemke has no bilateral rows: the world drops every joint, warning joints_dropped on every step, "
+            "and the chain falls freely)" if s == "lemke" else ""))
+    out.append("")
+    out.append("pgs's own CPU time per step is that of a run that blows up (see the diagnostics below): it "
+               "spends its full sweep budget on every step, as it would on a chain that held, so the ratio "
+               "is still a fair cost comparison, but pgs itself does not hold the chain at all.\n")
+    return results
+
+
+def diagnostics(cairn, out):
+    """Runs off the defaults, to locate the blow-ups: not part of the comparison above."""
+    sys.path.insert(0, HERE)
+    import make_joint_scenes as mk
+    out.append("## Diagnostics (not part of the comparison: runs off the defaults, to locate the blow-ups)\n")
+    out.append("Kinetic energy after the run (J) and warnings. The exact answer for every chain row is a chain "
+               "that does not move (kinetic energy 0). Uniform chains are joint_chain50_heavy with N links and "
+               "the end link as dense as the others (`make_joint_scenes.py`'s generator, written to a temporary "
+               "file).\n")
+    out.append("| scene | steps | solver and options | kinetic energy at the end (J) | max joint error at the end (mm) | warnings (steps) |")
+    out.append("| --- | ---: | --- | ---: | ---: | --- |")
+    with tempfile.TemporaryDirectory(prefix="measure_joints_d_") as tmp:
+        variants = []
+        chain = os.path.join(SCENES, "joint_chain50_heavy.json")
+        for opts in ((), ("--param", "warm_start=false"), ("--param", "iterations=30"),
+                     ("--param", "iterations=100"), ("--param", "kernel=reference"),
+                     ("--set", "world.gravity=[0.5,0,-9.81]")):
+            variants.append(("joint_chain50_heavy", chain, 600, "pgs", opts))
+        for n in (5, 10, 50):
+            mk.CHAIN_LINKS, mk.CHAIN_RATIO = n, 1.0
+            path = os.path.join(tmp, "chain%d_uniform.json" % n)
+            mk.write_scene(path, mk.chain50_heavy())
+            for opts in ((), ("--param", "warm_start=false")):
+                variants.append(("uniform chain, %d links" % n, path, 600, "pgs", opts))
+        mk.CHAIN_LINKS, mk.CHAIN_RATIO = 50, 100.0
+        bridge = os.path.join(SCENES, "joint_bridge.json")
+        nocrate = os.path.join(tmp, "bridge_nocrates.json")
+        sc = mk.bridge()
+        sc["bodies"] = [b for b in sc["bodies"] if not b["name"].startswith("crate")]
+        mk.write_scene(nocrate, sc)
+        for solver, opts in (("pgs", ()), ("pgs", ("--param", "warm_start=false")), ("pgs_sm", ()),
+                             ("newton_minmap", ()), ("newton_fb", ()), ("ipm", ())):
+            variants.append(("joint_bridge", bridge, 2000, solver, opts))
+            variants.append(("joint_bridge without the crates", nocrate, 2000, solver, opts))
+        for label, path, steps, solver, opts in variants:
+            r = run(cairn, path, steps, solver=solver, extra=opts)
+            if r.get("failed"):
+                out.append("| %s | %d | %s %s | run failed | | |" % (label, steps, solver, " ".join(opts)))
+                continue
+            scene = Scene(path)
+            err = max(e[0] for e in joint_metrics(scene, state_map(r))) if state_finite(r) else float("nan")
+            out.append("| %s | %d | %s %s | %s | %s | %s |" % (label, steps, solver, " ".join(opts),
+                                                            fmt(r["kinetic_energy_final"]), fmt(err * 1e3),
+                                                            warnings_text(r)))
+            print("diag", label, solver, opts, r["_summary"], file=sys.stderr)
+    out.append("")
+
+
+# ------------------------------------------------------------------------------------------ others
+
+def measure_other(cairn, name, steps, sample, out, door=False):
+    path = os.path.join(SCENES, name + ".json")
+    scene = Scene(path)
+    full = run(cairn, path, steps, trace=True)
+    if full.get("failed"):
+        out.append("## %s\n\nthe run failed: exit %s\n\n```\n%s\n```\n" % (name, full["rc"], full["stderr"]))
+        return
+    print(name, full["_summary"], file=sys.stderr)
+    bad, first_bad, ke_max = trace_nonfinite(full["_trace"])
+    ok = state_finite(full)
+    samples = list(range(sample, steps + 1, sample))
+    if samples[-1] != steps:
+        samples.append(steps)
+    per_joint_max = [0.0] * len(scene.joints)
+    per_joint_axis = [0.0] * len(scene.joints)
+    per_joint_limit = [0.0] * len(scene.joints)
+    worst_step = None
+    worst = -1.0
+    series = []
+    for k in samples:
+        r = full if k == steps else run(cairn, path, k)
+        if r.get("failed") or not state_finite(r):
+            series.append((k, None))
+            continue
+        m = joint_metrics(scene, state_map(r))
+        for i, (sep, ax, ang, lim) in enumerate(m):
+            per_joint_max[i] = max(per_joint_max[i], sep)
+            if ax is not None:
+                per_joint_axis[i] = max(per_joint_axis[i], ax)
+            if lim is not None:
+                per_joint_limit[i] = max(per_joint_limit[i], lim)
+        step_max = max(e[0] for e in m)
+        if step_max > worst:
+            worst, worst_step = step_max, k
+        series.append((k, r))
+    end = joint_metrics(scene, state_map(full)) if ok else None
+
+    out.append("## %s: pgs (the scene's solver, defaults), %d steps\n" % (name, steps))
+    out.append("`cairn run assets/scenes/%s.json --steps %d`: %s\n" % (name, steps, full["_summary"]))
+    out.append("- NaN or infinity: %s (final state %s; trace columns kinetic_energy, residual, merit: %d non-finite rows%s)" % (
+        "**yes**" if (bad or not ok) else "none", "finite" if ok else "NOT finite", bad,
+        ", first at step %d" % first_bad if first_bad else ""))
+    out.append("- warnings: %s; largest kinetic energy in the trace %s J, at the end %s J" % (
+        warnings_text(full), fmt(ke_max), fmt(full["kinetic_energy_final"])))
+    if end:
+        endmax = max(e[0] for e in end)
+        out.append("- max joint error at the end (step %d): **%s mm** (%s 1 mm)" % (
+            steps, fmt(endmax * 1e3), "under" if endmax < 1e-3 else "NOT under"))
+        out.append("- max joint error over the run, sampled every %d steps (%d samples): **%s mm** at step %d (%s 1 mm)" % (
+            sample, len(samples), fmt(worst * 1e3), worst_step, "under" if worst < 1e-3 else "NOT under"))
+        hinges = [i for i, j in enumerate(scene.joints) if j["type"] == "hinge"]
+        if hinges:
+            out.append("- hinge axis misalignment: at the end %s mrad, sampled max %s mrad; hinge limit overshoot: at the end %s mrad, sampled max %s mrad" % (
+                fmt(max(end[i][1] for i in hinges) * 1e3), fmt(max(per_joint_axis[i] for i in hinges) * 1e3),
+                fmt(max((end[i][3] or 0.0) for i in hinges) * 1e3), fmt(max(per_joint_limit[i] for i in hinges) * 1e3)))
+        out.append("")
+        out.append("| joint | type | bodies | error at the end (mm) | sampled max (mm) | hinge angle at the end (rad) | limits (rad) |")
+        out.append("| ---: | --- | --- | ---: | ---: | ---: | --- |")
+        for i, j in enumerate(scene.joints):
+            lim = j.get("limit")
+            out.append("| %d | %s | %s - %s | %s | %s | %s | %s |" % (
+                i, j["type"], j["body_a"], j["body_b"], fmt(end[i][0] * 1e3), fmt(per_joint_max[i] * 1e3),
+                fmt(end[i][2]) if end[i][2] is not None else "-",
+                "[%g, %g]" % (lim["lower"], lim["upper"]) if lim else "-"))
+    out.append("")
+    if door:
+        j = scene.joints[0]
+        motor = j["motor"]
+        qa0 = scene.bodies[j["body_a"]][1]
+        out.append("Door hinge against its motor (target %g rad/s, at most %g N m) and its limits [%g, %g] rad; "
+                   "speed = (door's angular velocity - frame's) . the hinge axis in the world. The expected "
+                   "column is the torque-limited ramp: speed min(tau / I t, target), I = %.3f kg m^2 about the "
+                   "hinge, until the door reaches the upper limit (about %.2f s), then 0.\n" % (
+                       motor["speed"], motor["max_torque"], j["limit"]["lower"], j["limit"]["upper"],
+                       door_inertia(scene), door_limit_time(scene)))
+        out.append("| step | time (s) | hinge angle (rad) | hinge speed (rad/s) | expected speed (rad/s) | joint error (mm) |")
+        out.append("| ---: | ---: | ---: | ---: | ---: | ---: |")
+        dt = scene.data["world"]["dt"]
+        wanted = [15, 30, 60, 90, 120, 180, 240, 300, 600, steps]
+        rows = {}
+        for k in wanted:
+            r = full if k == steps else run(cairn, path, k)
+            rows[k] = r
+        for k in wanted:
+            r = rows[k]
+            st = state_map(r)
+            qa = qnorm(tuple(st[j["body_a"]]["orientation"]))
+            axis_w = qrot(qa, j["_axis_a"])
+            wrel = sub(tuple(st[j["body_b"]]["angular_velocity"]), tuple(st[j["body_a"]]["angular_velocity"]))
+            speed = dot(wrel, axis_w)
+            m = joint_metrics(scene, st)[0]
+            t = k * dt
+            out.append("| %d | %.3f | %.4f | %.4f | %.4f | %s |" % (
+                k, t, m[2], speed, door_expected(scene, t), fmt(m[0] * 1e3)))
+        out.append("")
+
+
+def door_inertia(scene):
+    door = next(b for b in scene.data["bodies"] if b.get("name") == "door")
+    hx, hy, hz = door["shapes"][0]["half_extents"]
+    rho = scene.data["materials"]["wood"]["density"]
+    m = 8 * hx * hy * hz * rho
+    d = norm(scene.joints[0]["local_anchor_b"][:2] + [0])
+    return m * ((2 * hx) ** 2 + (2 * hy) ** 2) / 12 + m * d * d
+
+
+def door_limit_time(scene):
+    j = scene.joints[0]
+    I = door_inertia(scene)
+    acc = j["motor"]["max_torque"] / I
+    w = j["motor"]["speed"]
+    t1 = w / acc
+    th1 = 0.5 * acc * t1 * t1
+    return t1 + (j["limit"]["upper"] - th1) / w
+
+
+def door_expected(scene, t):
+    j = scene.joints[0]
+    if t >= door_limit_time(scene):
+        return 0.0
+    return min(j["motor"]["max_torque"] / door_inertia(scene) * t, j["motor"]["speed"])
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--cairn", default=os.path.join(ROOT, "build", "demos", "cairn"))
+    ap.add_argument("--out", default=os.path.join(HERE, "results", "amd_epyc_2vcpu", "joints.md"))
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--sample", type=int, default=20)
+    args = ap.parse_args()
+    out = []
+    load = os.getloadavg()
+    out.append("# Joints: chain, ragdoll, bridge, door\n")
+    out.append("Generated by `python3 tests/bench/measure_joints.py --cairn %s` on %s (%s, %d CPUs, load average "
+               "%.1f at the start), %s. Scenes: `tests/bench/make_joint_scenes.py`. CPU time is process CPU "
+               "time (the summary line's `cpu`); the machine is shared, treat +-15 %% as noise.\n" % (
+                   os.path.relpath(args.cairn, ROOT), platform.node() or "?", platform.machine(),
+                   os.cpu_count() or 0, load[0], datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")))
+    measure_chain(args.cairn, args.repeats, out)
+    measure_other(args.cairn, "joint_ragdoll", 2000, args.sample, out)
+    measure_other(args.cairn, "joint_bridge", 2000, args.sample, out)
+    measure_other(args.cairn, "joint_door", 2000, args.sample, out, door=True)
+    diagnostics(args.cairn, out)
+    os.makedirs(os.path.dirname(args.out), exist_ok=True)
+    with open(args.out, "w") as f:
+        f.write("\n".join(out) + "\n")
+    print("wrote", args.out, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
