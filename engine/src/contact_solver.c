@@ -4,7 +4,8 @@
 //   prepare     the dynamic bodies' solver indices and W blocks; a group per contact point
 //   warm start  the cached impulses, the tangent ones projected on this step's tangents
 //   solve       the main pass: the soft problem of an inertial world, or the hard one
-//   relax       the hard problem from the soft impulses, with the world's small relax budget
+//   relax       the hard problem from the soft impulses, with the world's small relax budget (the
+//               joints' rows from their warm start, with the full budget)
 //   recursion   the final pass with the oracle: rows added at the trial poses, solved again (the
 //               relcp solver, or the world's contactRecursions around its solver)
 //   store       impulses back into the contact cache for the next step's warm start
@@ -1221,10 +1222,20 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
                                        softLambda, softDelta, &stats );
         report->solverIterations += stats.iterations;
         cnSolverBudget relax = budget;
+        // the joints' rows are rigid, with their position error as a bias in the soft pass only: with
+        // the warm start they relax from it, not from the soft impulses, so that neither the
+        // velocities they leave nor the impulses kept for the next warm start carry the bias, however
+        // far a sweep solver is from converged (from the soft impulses, the few relax sweeps left the
+        // bias of a long chain's slow modes in both, and the next substep's warm start applied it
+        // again: a hanging chain of 10 links blew up under pgs). That relax is then the joints'
+        // velocity solve, so it has the full budget. Without the warm start they relax from the soft
+        // impulses, as the contacts (from zero, the velocity solve of a long chain falls short).
+        int relaxFirst = warmStart ? jointFirst : problem->rowCount;
+        bool joints = relaxFirst < problem->rowCount;
         if ( softUsable )
         {
-            cnCopyDoubles( rows.lambda, softLambda, problem->rowCount );
-            if ( direct == false )
+            cnCopyDoubles( rows.lambda, softLambda, relaxFirst );
+            if ( direct == false && joints == false )
             {
                 relax.maxIterations = world->def.relaxIterations < budget.maxIterations
                                           ? world->def.relaxIterations
