@@ -1002,12 +1002,14 @@ cnVec3 cnHingeJoint_GetWorldAxis( cnJointId jointId )
     return cnHingeAxisA( joint, &f );
 }
 
-// a hinge's values changed to these, checked and logged
-static cnStatus cnSetHinge( cnJointId jointId, const char* function, int which, double x, double y )
+// A hinge's or prismatic joint's limits (which 0: lower x, upper y), motor speed (1: x) or motor
+// torque or force (2: x) changed, checked as at creation and logged when refused
+static cnStatus cnSetLimitsMotor( cnJointId jointId, cnJointType type, const char* function, int which,
+                                  double x, double y )
 {
     cnWorld* world;
     cnStatus status;
-    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, function, &world, &status );
+    cnJoint* joint = cnGetTypedJoint( jointId, type, function, &world, &status );
     if ( joint == NULL )
     {
         return status;
@@ -1015,10 +1017,12 @@ static cnStatus cnSetHinge( cnJointId jointId, const char* function, int which, 
     double lower = which == 0 ? x : joint->lowerAngle;
     double upper = which == 0 ? y : joint->upperAngle;
     double speed = which == 1 ? x : joint->motorSpeed;
-    double torque = which == 2 ? x : joint->maxMotorTorque;
+    double load = which == 2 ? x : joint->maxMotorTorque;
     char message[256];
     status =
-        cnCheckHingeValues( joint->enableLimit, lower, upper, speed, torque, message, sizeof( message ) );
+        type == cn_hingeJoint
+            ? cnCheckHingeValues( joint->enableLimit, lower, upper, speed, load, message, sizeof( message ) )
+            : cnCheckPrismaticValues( lower, upper, speed, load, message, sizeof( message ) );
     if ( status != cn_statusOk )
     {
         cnLogWorld( world, cn_logError, status, "%s: %s", function, message );
@@ -1027,59 +1031,66 @@ static cnStatus cnSetHinge( cnJointId jointId, const char* function, int which, 
     joint->lowerAngle = lower;
     joint->upperAngle = upper;
     joint->motorSpeed = speed;
-    joint->maxMotorTorque = torque;
+    joint->maxMotorTorque = load;
     return cn_statusOk;
 }
 
-cnStatus cnHingeJoint_SetLimits( cnJointId jointId, double lowerAngle, double upperAngle )
-{
-    return cnSetHinge( jointId, "cnHingeJoint_SetLimits", 0, lowerAngle, upperAngle );
-}
-
-cnStatus cnHingeJoint_SetMotorSpeed( cnJointId jointId, double motorSpeed )
-{
-    return cnSetHinge( jointId, "cnHingeJoint_SetMotorSpeed", 1, motorSpeed, 0.0 );
-}
-
-cnStatus cnHingeJoint_SetMaxMotorTorque( cnJointId jointId, double maxMotorTorque )
-{
-    return cnSetHinge( jointId, "cnHingeJoint_SetMaxMotorTorque", 2, maxMotorTorque, 0.0 );
-}
-
-cnStatus cnHingeJoint_EnableLimit( cnJointId jointId, bool enable )
+// A hinge's or prismatic joint's limit (motor false) or motor (true) switched on or off
+static cnStatus cnEnableLimitMotor( cnJointId jointId, cnJointType type, const char* function, bool motor,
+                                    bool enable )
 {
     cnWorld* world;
     cnStatus status;
-    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, "cnHingeJoint_EnableLimit", &world, &status );
+    cnJoint* joint = cnGetTypedJoint( jointId, type, function, &world, &status );
     if ( joint != NULL )
     {
-        joint->enableLimit = enable;
+        *( motor ? &joint->enableMotor : &joint->enableLimit ) = enable;
     }
     return status;
 }
 
-cnStatus cnHingeJoint_EnableMotor( cnJointId jointId, bool enable )
+// the motor's torque (hinge, N m) or force (prismatic, N) of the last substep; 0 without a motor
+static double cnMotorLoad( cnJointId jointId, cnJointType type )
 {
     cnWorld* world;
     cnStatus status;
-    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, "cnHingeJoint_EnableMotor", &world, &status );
-    if ( joint != NULL )
-    {
-        joint->enableMotor = enable;
-    }
-    return status;
-}
-
-double cnHingeJoint_GetMotorTorque( cnJointId jointId )
-{
-    cnWorld* world;
-    cnStatus status;
-    cnJoint* joint = cnGetTypedJoint( jointId, cn_hingeJoint, NULL, &world, &status );
+    cnJoint* joint = cnGetTypedJoint( jointId, type, NULL, &world, &status );
     if ( joint == NULL || joint->enableMotor == false || !( joint->stepTime > 0.0 ) )
     {
         return 0.0;
     }
     return joint->impulse[cn_jointSlotAxial] / joint->stepTime;
+}
+
+cnStatus cnHingeJoint_SetLimits( cnJointId jointId, double lowerAngle, double upperAngle )
+{
+    return cnSetLimitsMotor( jointId, cn_hingeJoint, "cnHingeJoint_SetLimits", 0, lowerAngle, upperAngle );
+}
+
+cnStatus cnHingeJoint_SetMotorSpeed( cnJointId jointId, double motorSpeed )
+{
+    return cnSetLimitsMotor( jointId, cn_hingeJoint, "cnHingeJoint_SetMotorSpeed", 1, motorSpeed, 0.0 );
+}
+
+cnStatus cnHingeJoint_SetMaxMotorTorque( cnJointId jointId, double maxMotorTorque )
+{
+    return cnSetLimitsMotor( jointId, cn_hingeJoint, "cnHingeJoint_SetMaxMotorTorque", 2, maxMotorTorque,
+                             0.0 );
+}
+
+cnStatus cnHingeJoint_EnableLimit( cnJointId jointId, bool enable )
+{
+    return cnEnableLimitMotor( jointId, cn_hingeJoint, "cnHingeJoint_EnableLimit", false, enable );
+}
+
+cnStatus cnHingeJoint_EnableMotor( cnJointId jointId, bool enable )
+{
+    return cnEnableLimitMotor( jointId, cn_hingeJoint, "cnHingeJoint_EnableMotor", true, enable );
+}
+
+double cnHingeJoint_GetMotorTorque( cnJointId jointId )
+{
+    return cnMotorLoad( jointId, cn_hingeJoint );
 }
 
 double cnDistanceJoint_GetCurrentLength( cnJointId jointId )
@@ -1210,85 +1221,36 @@ double cnPrismaticJoint_GetSpeed( cnJointId jointId )
     return cnDot( cnSub( vB, vA ), cnRotate( f.qA, joint->localAxisA ) );
 }
 
-// a prismatic joint's values changed to these, checked and logged
-static cnStatus cnSetPrismatic( cnJointId jointId, const char* function, int which, double x, double y )
-{
-    cnWorld* world;
-    cnStatus status;
-    cnJoint* joint = cnGetTypedJoint( jointId, cn_prismaticJoint, function, &world, &status );
-    if ( joint == NULL )
-    {
-        return status;
-    }
-    double lower = which == 0 ? x : joint->lowerAngle;
-    double upper = which == 0 ? y : joint->upperAngle;
-    double speed = which == 1 ? x : joint->motorSpeed;
-    double force = which == 2 ? x : joint->maxMotorTorque;
-    char message[256];
-    status = cnCheckPrismaticValues( lower, upper, speed, force, message, sizeof( message ) );
-    if ( status != cn_statusOk )
-    {
-        cnLogWorld( world, cn_logError, status, "%s: %s", function, message );
-        return status;
-    }
-    joint->lowerAngle = lower;
-    joint->upperAngle = upper;
-    joint->motorSpeed = speed;
-    joint->maxMotorTorque = force;
-    return cn_statusOk;
-}
-
 cnStatus cnPrismaticJoint_SetLimits( cnJointId jointId, double lower, double upper )
 {
-    return cnSetPrismatic( jointId, "cnPrismaticJoint_SetLimits", 0, lower, upper );
+    return cnSetLimitsMotor( jointId, cn_prismaticJoint, "cnPrismaticJoint_SetLimits", 0, lower, upper );
 }
 
 cnStatus cnPrismaticJoint_SetMotorSpeed( cnJointId jointId, double motorSpeed )
 {
-    return cnSetPrismatic( jointId, "cnPrismaticJoint_SetMotorSpeed", 1, motorSpeed, 0.0 );
+    return cnSetLimitsMotor( jointId, cn_prismaticJoint, "cnPrismaticJoint_SetMotorSpeed", 1, motorSpeed,
+                             0.0 );
 }
 
 cnStatus cnPrismaticJoint_SetMaxMotorForce( cnJointId jointId, double maxMotorForce )
 {
-    return cnSetPrismatic( jointId, "cnPrismaticJoint_SetMaxMotorForce", 2, maxMotorForce, 0.0 );
+    return cnSetLimitsMotor( jointId, cn_prismaticJoint, "cnPrismaticJoint_SetMaxMotorForce", 2,
+                             maxMotorForce, 0.0 );
 }
 
 cnStatus cnPrismaticJoint_EnableLimit( cnJointId jointId, bool enable )
 {
-    cnWorld* world;
-    cnStatus status;
-    cnJoint* joint =
-        cnGetTypedJoint( jointId, cn_prismaticJoint, "cnPrismaticJoint_EnableLimit", &world, &status );
-    if ( joint != NULL )
-    {
-        joint->enableLimit = enable;
-    }
-    return status;
+    return cnEnableLimitMotor( jointId, cn_prismaticJoint, "cnPrismaticJoint_EnableLimit", false, enable );
 }
 
 cnStatus cnPrismaticJoint_EnableMotor( cnJointId jointId, bool enable )
 {
-    cnWorld* world;
-    cnStatus status;
-    cnJoint* joint =
-        cnGetTypedJoint( jointId, cn_prismaticJoint, "cnPrismaticJoint_EnableMotor", &world, &status );
-    if ( joint != NULL )
-    {
-        joint->enableMotor = enable;
-    }
-    return status;
+    return cnEnableLimitMotor( jointId, cn_prismaticJoint, "cnPrismaticJoint_EnableMotor", true, enable );
 }
 
 double cnPrismaticJoint_GetMotorForce( cnJointId jointId )
 {
-    cnWorld* world;
-    cnStatus status;
-    cnJoint* joint = cnGetTypedJoint( jointId, cn_prismaticJoint, NULL, &world, &status );
-    if ( joint == NULL || joint->enableMotor == false || !( joint->stepTime > 0.0 ) )
-    {
-        return 0.0;
-    }
-    return joint->impulse[cn_jointSlotAxial] / joint->stepTime;
+    return cnMotorLoad( jointId, cn_prismaticJoint );
 }
 
 // ---- rows -----------------------------------------------------------------------------------------------
