@@ -578,18 +578,29 @@ cnJointId cnCreateBallJoint( cnWorldId worldId, const cnBallJointDef* def )
     return cnCreateJoint( worldId, "cnCreateBallJoint", "cnDefaultBallJointDef", &common, &proto, NULL, def );
 }
 
-static cnStatus cnCheckHingeDef( const void* d, char* message, int size )
+// a def's localAxisA: finite and not zero (it is normalised)
+static cnStatus cnCheckAxis( cnVec3 axis, char* message, int size )
 {
-    const cnHingeJointDef* def = d;
-    if ( !cnIsFiniteVec3( def->localAxisA ) )
+    if ( !cnIsFiniteVec3( axis ) )
     {
         cnFormat( message, size, "localAxisA is not finite" );
         return cn_statusNonFinite;
     }
-    if ( !( cnLength( def->localAxisA ) > 1e-9 ) )
+    if ( !( cnLength( axis ) > 1e-9 ) )
     {
         cnFormat( message, size, "localAxisA must not be zero" );
         return cn_statusInvalidArgument;
+    }
+    return cn_statusOk;
+}
+
+static cnStatus cnCheckHingeDef( const void* d, char* message, int size )
+{
+    const cnHingeJointDef* def = d;
+    cnStatus status = cnCheckAxis( def->localAxisA, message, size );
+    if ( status != cn_statusOk )
+    {
+        return status;
     }
     return cnCheckHingeValues( def->enableLimit, def->lowerAngle, def->upperAngle, def->motorSpeed,
                                def->maxMotorTorque, message, size );
@@ -649,15 +660,10 @@ cnJointId cnCreateDistanceJoint( cnWorldId worldId, const cnDistanceJointDef* de
 static cnStatus cnCheckPrismaticDef( const void* d, char* message, int size )
 {
     const cnPrismaticJointDef* def = d;
-    if ( !cnIsFiniteVec3( def->localAxisA ) )
+    cnStatus status = cnCheckAxis( def->localAxisA, message, size );
+    if ( status != cn_statusOk )
     {
-        cnFormat( message, size, "localAxisA is not finite" );
-        return cn_statusNonFinite;
-    }
-    if ( !( cnLength( def->localAxisA ) > 1e-9 ) )
-    {
-        cnFormat( message, size, "localAxisA must not be zero" );
-        return cn_statusInvalidArgument;
+        return status;
     }
     return cnCheckPrismaticValues( def->lowerTranslation, def->upperTranslation, def->motorSpeed,
                                    def->maxMotorForce, message, size );
