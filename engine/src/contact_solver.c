@@ -35,6 +35,14 @@
 // soft contact of the soft step: damping ratio of the push-out spring, and the fastest push-out, m/s
 #define CN_CONTACT_DAMPING 10.0
 #define CN_MAX_PUSH_SPEED  3.0
+// the hard problem's touching tolerance, m: a point this close counts as touching (b = J v), not as
+// a speculative gap (b = J v + separation / dt). The position pass of the split impulse leaves the
+// points of a resting face at separations of +-1e-8 to 1e-7 m (its solve's tolerance and the
+// rotation's second-order terms); as gaps their biases differ from point to point in a way no rigid
+// motion meets, so a face's equations in the velocity problem are inconsistent and an exact solver
+// has to let go of some point every step (pyramid20 under pgs_sm: its solves stalled at a merit of
+// 5e-6 and the pyramid rocked; with 1e-7 it still does; with 1e-6 or 1e-5 every solve converges).
+#define CN_TOUCH_TOLERANCE 1e-5
 // solver_inaccurate: a usable final solve after which a contact closes (Signorini violation) faster
 // than the fastest approach of the problem with no impulse, plus this slack, m/s
 #define CN_INACCURATE_SLACK  1e-3
@@ -223,10 +231,12 @@ static void cnAddGroup( cnContactRows* rows, int firstRow, int rowCount, cnGroup
 
 // A group per manifold point: a contact (normal and two tangents), or a frictionless normal for a
 // solver without friction rows; the warm start from the cache. `positional`: every point ends the
-// step just touching (b = J v + separation / dt), as in an overdamped world. Returns true when some
-// point had friction the solver cannot take.
+// step just touching (b = J v + separation / dt), as in an overdamped world. `touching`: otherwise a
+// point with a separation up to this has no speculative bias (CN_TOUCH_TOLERANCE for the hard
+// problem, 0 for the soft one). Returns true when some point had friction the solver cannot take.
 static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeStep,
-                               const cnStepScratch* scratch, bool friction, bool warmStart, bool positional )
+                               const cnStepScratch* scratch, bool friction, bool warmStart, bool positional,
+                               double touching )
 {
     const cnBodyStore* bodies = &world->bodies;
     const cnContactSet* set = &world->contacts;
@@ -278,7 +288,7 @@ static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double
                 {
                     bias = restitution * approach;
                 }
-                else if ( separation > 0.0 )
+                else if ( separation > touching )
                 {
                     bias = separation / timeStep;
                 }
@@ -1092,7 +1102,8 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
     rows.problem.timeStep = timeStep;
     rows.problem.dynamics = world->def.dynamics;
     cnPrepareBodies( world, &rows );
-    if ( cnPrepareContacts( world, &rows, timeStep, scratch, friction, warmStart, false ) )
+    if ( cnPrepareContacts( world, &rows, timeStep, scratch, friction, warmStart, false,
+                            hard ? CN_TOUCH_TOLERANCE : 0.0 ) )
     {
         report->warnings |= cn_warnFrictionDropped;
     }
@@ -1361,7 +1372,7 @@ static cnStatus cnCorrectPositions( cnWorld* world, double timeStep, cnStepScrat
     {
         return cn_statusOk;
     }
-    cnPrepareContacts( world, &rows, timeStep, scratch, false, false, true );
+    cnPrepareContacts( world, &rows, timeStep, scratch, false, false, true, 0.0 );
     int jointFirst = rows.problem.rowCount;
     cnAppendJointRows( world, &rows.problem, rows.solverIndex, rows.lambda, timeStep, cn_jointPassPosition,
                        false, NULL );
