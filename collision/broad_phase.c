@@ -1065,6 +1065,25 @@ void cnBroadPhase_Query( const cnBroadPhase* bp, cnAABB aabb, cnBroadPhaseQueryF
     }
 }
 
+void cnBroadPhase_QueryStatic( const cnBroadPhase* bp, cnAABB aabb, cnBroadPhaseQueryFcn* fcn, void* context )
+{
+    if ( cnQueryTree( bp->trees + cn_staticTree, bp->proxies, aabb, fcn, context ) == false )
+    {
+        return;
+    }
+    for ( int i = 0; i < bp->outsizedCount; ++i )
+    {
+        int key = bp->outsized[i];
+        const cnProxy* proxy = bp->proxies + key;
+        if ( proxy->kind == cn_proxyStatic &&
+             cnAABB_Overlaps( &cnGetTreeConst( bp, proxy )->nodes[proxy->node].aabb, &aabb ) &&
+             fcn( key, proxy->shapeIndex, context ) == false )
+        {
+            return;
+        }
+    }
+}
+
 // false when the cast was stopped; `*maxFraction` follows the clipping
 static bool cnRayCastTree( const cnDynamicTree* tree, const cnProxy* proxies, cnVec3 origin,
                            cnVec3 translation, double* maxFraction, cnBroadPhaseRayFcn* fcn, void* context )

@@ -217,6 +217,11 @@ void cnBroadPhase_FreePairArray( cnBroadPhase* bp, cnPair** pairs, int* capacity
 // order, until it returns false. The broadphase must not be changed during the query.
 void cnBroadPhase_Query( const cnBroadPhase* bp, cnAABB aabb, cnBroadPhaseQueryFcn* fcn, void* context );
 
+// As cnBroadPhase_Query, for the static proxies only (the static tree and the static outsized
+// proxies): what a fast body's sweep against static shapes needs, without walking the moving tree.
+void cnBroadPhase_QueryStatic( const cnBroadPhase* bp, cnAABB aabb, cnBroadPhaseQueryFcn* fcn,
+                               void* context );
+
 // Called for every proxy whose fat box the ray meets within the current maximum fraction, with
 // that maximum. Returns the new maximum: a value <= 0 stops the cast, a value below the current
 // maximum clips the ray there (later boxes are tested against it), anything else keeps it.

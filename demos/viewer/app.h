@@ -75,6 +75,7 @@ typedef struct vwShapeView
     cnTransform localPose;
     double boundRadius; ///< of the shape about its local origin, m
     bool plane;
+    bool sensor; ///< drawn see-through
     cnPlane planeGeometry;
 } vwShapeView;
 

@@ -161,6 +161,7 @@ void vwSyncBodies( vwApp* app )
             *view = ( vwShapeView ){ .shapeId = shapeIds[k],
                                      .bodyIndex = i,
                                      .mesh = -1,
+                                     .sensor = cnShape_IsSensor( shapeIds[k] ),
                                      .localPose = cnShape_GetLocalPose( shapeIds[k] ) };
             if ( geometry.type == cn_planeShape )
             {
@@ -521,7 +522,7 @@ void vwDrawScene( vwApp* app )
             {
                 instance->color[k] = picked ? fminf( 1.0f, rgb[k] * 0.6f + 0.45f ) : rgb[k];
             }
-            instance->color[3] = 1.0f;
+            instance->color[3] = view->sensor ? 0.3f : 1.0f; // a sensor touches nothing: see-through
         }
         if ( mesh >= 0 && count > 0 )
         {

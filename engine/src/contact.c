@@ -44,6 +44,17 @@ void cnDestroyContactSet( cnWorld* world )
     cnFree( allocator, set->beginEvents, (size_t)set->beginCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->endEvents, (size_t)set->endCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->ownerTouches, (size_t)set->ownerTouchCapacity * sizeof( cnOwnerTouch ) );
+    cnFree( allocator, set->hitEvents, (size_t)set->hitCapacity * sizeof( cnContactHitEvent ) );
+    for ( int i = 0; i < set->sensorCount; ++i )
+    {
+        cnFree( allocator, set->sensors[i].overlaps,
+                (size_t)set->sensors[i].overlapCapacity * sizeof( cnSensorVisitor ) );
+    }
+    cnFree( allocator, set->sensors, (size_t)set->sensorCapacity * sizeof( cnSensor ) );
+    cnFree( allocator, set->sensorBeginEvents, (size_t)set->sensorBeginCapacity * sizeof( cnSensorEvent ) );
+    cnFree( allocator, set->sensorEndEvents, (size_t)set->sensorEndCapacity * sizeof( cnSensorEvent ) );
+    cnFree( allocator, set->retiredEnds, (size_t)set->retiredCapacity * sizeof( cnSensorEvent ) );
+    cnFree( allocator, set->candidates, (size_t)set->candidateCapacity * sizeof( cnSensorVisitor ) );
     memset( set, 0, sizeof( *set ) );
 }
 
@@ -326,6 +337,9 @@ void cnClearContactEvents( cnWorld* world )
 {
     world->contacts.beginCount = 0;
     world->contacts.endCount = 0;
+    world->contacts.hitCount = 0;
+    world->contacts.sensorBeginCount = 0;
+    world->contacts.sensorEndCount = 0;
 }
 
 cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
@@ -357,6 +371,21 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
             cnPair pair = set->pairs[p];
             if ( cnJointsFilterPair( world, world->shapes[pair.shapeA].bodySlot,
                                      world->shapes[pair.shapeB].bodySlot ) == false )
+            {
+                set->pairs[kept++] = pair;
+            }
+        }
+        pairCount = kept;
+    }
+    if ( set->sensorCount > 0 )
+    {
+        // a sensor has no contacts: the sensor pass finds its overlaps (cnUpdateSensors)
+        int kept = 0;
+        for ( int p = 0; p < pairCount; ++p )
+        {
+            cnPair pair = set->pairs[p];
+            if ( world->shapes[pair.shapeA].isSensor == false &&
+                 world->shapes[pair.shapeB].isSensor == false )
             {
                 set->pairs[kept++] = pair;
             }
@@ -587,6 +616,10 @@ cnStatus cnWorld_UpdateContacts( cnWorldId worldId )
     }
     cnClearContactEvents( world );
     cnStatus status = cnUpdateContacts( world, 0.0 );
+    if ( status == cn_statusOk )
+    {
+        status = cnUpdateSensors( world );
+    }
     if ( status != cn_statusOk )
     {
         cnLogWorld( world, cn_logError, status, "cnWorld_UpdateContacts: %s", cnStatusString( status ) );
@@ -660,6 +693,300 @@ cnContactEvents cnWorld_GetContactEvents( cnWorldId worldId )
         events.beginCount = world->contacts.beginCount;
         events.endEvents = world->contacts.endEvents;
         events.endCount = world->contacts.endCount;
+        events.hitEvents = world->contacts.hitEvents;
+        events.hitCount = world->contacts.hitCount;
+    }
+    return events;
+}
+
+// sensors and hit events --------------------------------------------------------------------------
+//
+// A sensor has a broadphase proxy like any shape, but its pairs never reach the contact cache (the
+// update drops them), so it is never part of a solve, an island or a wake. After each step (and in
+// cnWorld_UpdateContacts), once the broadphase boxes hold the poses the step ends with, the sensor
+// pass asks the broadphase for the shapes whose fat boxes meet each sensor's tight box, keeps the
+// ones the sensor may see, and collides each with the sensor with no margin: a point of separation
+// <= 0 is an overlap. The sorted result is merged with the last pass's list: entries only in the new
+// list begin, entries only in the old one end. A visitor is kept with the generation it had when it
+// was found, so a destroyed visitor (gone from the broadphase) ends under its old id, and a new shape
+// that reuses its slot begins under the new id.
+
+bool cnPushHitEvent( cnWorld* world, const cnContactHitEvent* event )
+{
+    cnContactSet* set = &world->contacts;
+    void* block = set->hitEvents;
+    if ( cnReserve( &world->allocator, &block, &set->hitCapacity, set->hitCount + 1, 16,
+                    sizeof( cnContactHitEvent ) ) == false )
+    {
+        return false;
+    }
+    set->hitEvents = block;
+    set->hitEvents[set->hitCount++] = *event;
+    return true;
+}
+
+static bool cnPushSensorEvent( cnWorld* world, cnSensorEvent** events, int* count, int* capacity,
+                               cnSensorEvent event )
+{
+    void* block = *events;
+    if ( cnReserve( &world->allocator, &block, capacity, *count + 1, 16, sizeof( cnSensorEvent ) ) == false )
+    {
+        return false;
+    }
+    *events = block;
+    ( *events )[*count] = event;
+    *count += 1;
+    return true;
+}
+
+static cnSensorEvent cnMakeSensorEvent( const cnWorld* world, const cnSensor* sensor,
+                                        cnSensorVisitor visitor )
+{
+    cnSensorEvent event = { cnShapeIdOf( world, sensor->shape, sensor->generation ),
+                            cnShapeIdOf( world, visitor.shape, visitor.generation ) };
+    return event;
+}
+
+static int cnCompareVisitors( cnSensorVisitor a, cnSensorVisitor b )
+{
+    if ( a.shape != b.shape )
+    {
+        return a.shape < b.shape ? -1 : 1;
+    }
+    return a.generation < b.generation ? -1 : a.generation > b.generation ? 1 : 0;
+}
+
+static int cnCompareVisitorEntries( const void* left, const void* right )
+{
+    return cnCompareVisitors( *(const cnSensorVisitor*)left, *(const cnSensorVisitor*)right );
+}
+
+const cnSensor* cnFindSensor( const cnWorld* world, int shapeIndex )
+{
+    const cnContactSet* set = &world->contacts;
+    for ( int i = 0; i < set->sensorCount; ++i )
+    {
+        if ( set->sensors[i].shape == shapeIndex )
+        {
+            return set->sensors + i;
+        }
+    }
+    return NULL;
+}
+
+bool cnAddSensor( cnWorld* world, int shapeIndex )
+{
+    cnContactSet* set = &world->contacts;
+    void* block = set->sensors;
+    if ( cnReserve( &world->allocator, &block, &set->sensorCapacity, set->sensorCount + 1, 8,
+                    sizeof( cnSensor ) ) == false )
+    {
+        return false;
+    }
+    set->sensors = block;
+    set->sensors[set->sensorCount++] =
+        ( cnSensor ){ shapeIndex, world->shapes[shapeIndex].generation, NULL, 0, 0 };
+    return true;
+}
+
+void cnRemoveSensor( cnWorld* world, int shapeIndex )
+{
+    cnContactSet* set = &world->contacts;
+    const cnSensor* found = cnFindSensor( world, shapeIndex );
+    if ( found == NULL )
+    {
+        return;
+    }
+    int i = (int)( found - set->sensors );
+    cnSensor* sensor = set->sensors + i;
+    // its overlaps end at the next update, like those of a destroyed visitor (lost when out of memory)
+    for ( int k = 0; k < sensor->overlapCount; ++k )
+    {
+        cnPushSensorEvent( world, &set->retiredEnds, &set->retiredCount, &set->retiredCapacity,
+                           cnMakeSensorEvent( world, sensor, sensor->overlaps[k] ) );
+    }
+    cnFree( &world->allocator, sensor->overlaps,
+            (size_t)sensor->overlapCapacity * sizeof( cnSensorVisitor ) );
+    // keep creation order: events come sensor by sensor in that order
+    memmove( set->sensors + i, set->sensors + i + 1,
+             (size_t)( set->sensorCount - i - 1 ) * sizeof( cnSensor ) );
+    set->sensorCount -= 1;
+}
+
+typedef struct cnSensorQuery
+{
+    cnWorld* world;
+    int sensor; // shape index
+    bool full;  // out of memory
+} cnSensorQuery;
+
+// A shape a sensor may see: on another body, not a sensor, passing the filter both ways, and not
+// static when the sensor's body is static. A sub-sphere stands for its shape.
+static bool cnSensorQueryFcn( int proxyKey, int shapeIndex, void* context )
+{
+    (void)proxyKey;
+    cnSensorQuery* query = context;
+    cnWorld* world = query->world;
+    cnContactSet* set = &world->contacts;
+    int owner =
+        world->shapes[shapeIndex].parent != CN_NULL_INDEX ? world->shapes[shapeIndex].parent : shapeIndex;
+    const cnShape* visitor = world->shapes + owner;
+    const cnShape* sensor = world->shapes + query->sensor;
+    if ( visitor->bodySlot == sensor->bodySlot || visitor->isSensor ||
+         ( sensor->categoryBits & visitor->maskBits ) == 0 ||
+         ( visitor->categoryBits & sensor->maskBits ) == 0 )
+    {
+        return true;
+    }
+    const cnBodyStore* bodies = &world->bodies;
+    if ( bodies->type[world->slots[sensor->bodySlot].row] == cn_staticBody &&
+         bodies->type[world->slots[visitor->bodySlot].row] == cn_staticBody )
+    {
+        return true;
+    }
+    void* block = set->candidates;
+    if ( cnReserve( &world->allocator, &block, &set->candidateCapacity, set->candidateCount + 1, 16,
+                    sizeof( cnSensorVisitor ) ) == false )
+    {
+        query->full = true;
+        return false;
+    }
+    set->candidates = block;
+    set->candidates[set->candidateCount++] = ( cnSensorVisitor ){ owner, visitor->generation };
+    return true;
+}
+
+// the shapes sensor `sensor` overlaps now, sorted, into set->candidates[0, candidateCount)
+static cnStatus cnFindSensorOverlaps( cnWorld* world, const cnSensor* sensor )
+{
+    cnContactSet* set = &world->contacts;
+    set->candidateCount = 0;
+    cnCollisionShape placed = cnPlaceShape( world, sensor->shape );
+    cnAABB box = cnComputeAABB( &placed );
+    if ( cnAABB_IsValid( box ) == false )
+    {
+        return cn_statusOk; // a pose that is not finite overlaps nothing
+    }
+    cnSensorQuery query = { world, sensor->shape, false };
+    cnBroadPhase_Query( &set->broadPhase, box, cnSensorQueryFcn, &query );
+    if ( query.full )
+    {
+        return cn_statusOutOfMemory;
+    }
+    // a shape with sub-spheres is met once per sphere: each once, in order
+    if ( set->candidateCount > 1 )
+    {
+        qsort( set->candidates, (size_t)set->candidateCount, sizeof( cnSensorVisitor ),
+               cnCompareVisitorEntries );
+    }
+    int kept = 0;
+    for ( int k = 0; k < set->candidateCount; ++k )
+    {
+        cnSensorVisitor candidate = set->candidates[k];
+        if ( kept > 0 && cnCompareVisitors( set->candidates[kept - 1], candidate ) == 0 )
+        {
+            continue;
+        }
+        // the exact overlap: the narrowphase with no margin (a multisphere shape as its own shape)
+        cnCollisionShape other = cnPlaceShape( world, candidate.shape );
+        cnManifold manifold;
+        cnStatus status = cnCollide( &placed, &other, 0.0, NULL, &manifold );
+        if ( status == cn_statusUnsupported )
+        {
+            world->report.warnings |= cn_warnUnsupportedPair;
+            continue;
+        }
+        bool overlap = false;
+        for ( int p = 0; p < manifold.pointCount && status == cn_statusOk; ++p )
+        {
+            overlap = overlap || manifold.points[p].separation <= 0.0;
+        }
+        if ( overlap )
+        {
+            set->candidates[kept++] = candidate;
+        }
+    }
+    set->candidateCount = kept;
+    return cn_statusOk;
+}
+
+cnStatus cnUpdateSensors( cnWorld* world )
+{
+    cnContactSet* set = &world->contacts;
+    // the ends owed for the overlaps of sensors destroyed since the last pass
+    for ( int k = 0; k < set->retiredCount; ++k )
+    {
+        cnPushSensorEvent( world, &set->sensorEndEvents, &set->sensorEndCount, &set->sensorEndCapacity,
+                           set->retiredEnds[k] );
+    }
+    set->retiredCount = 0;
+
+    for ( int i = 0; i < set->sensorCount; ++i )
+    {
+        cnSensor* sensor = set->sensors + i;
+        cnStatus status = cnFindSensorOverlaps( world, sensor );
+        void* block = sensor->overlaps;
+        if ( status != cn_statusOk ||
+             cnReserve( &world->allocator, &block, &sensor->overlapCapacity, set->candidateCount, 8,
+                        sizeof( cnSensorVisitor ) ) == false )
+        {
+            return cn_statusOutOfMemory; // this sensor and the ones after it keep their lists
+        }
+        sensor->overlaps = block;
+
+        // merge the old list with the new one: the differences are the events
+        int a = 0;
+        int b = 0;
+        while ( a < sensor->overlapCount || b < set->candidateCount )
+        {
+            int order = 0;
+            if ( a == sensor->overlapCount || b == set->candidateCount )
+            {
+                order = a == sensor->overlapCount ? 1 : -1;
+            }
+            else
+            {
+                order = cnCompareVisitors( sensor->overlaps[a], set->candidates[b] );
+            }
+            if ( order < 0 )
+            {
+                cnPushSensorEvent( world, &set->sensorEndEvents, &set->sensorEndCount,
+                                   &set->sensorEndCapacity,
+                                   cnMakeSensorEvent( world, sensor, sensor->overlaps[a++] ) );
+            }
+            else if ( order > 0 )
+            {
+                cnPushSensorEvent( world, &set->sensorBeginEvents, &set->sensorBeginCount,
+                                   &set->sensorBeginCapacity,
+                                   cnMakeSensorEvent( world, sensor, set->candidates[b++] ) );
+            }
+            else
+            {
+                a += 1;
+                b += 1;
+            }
+        }
+        if ( set->candidateCount > 0 )
+        {
+            memcpy( sensor->overlaps, set->candidates,
+                    (size_t)set->candidateCount * sizeof( cnSensorVisitor ) );
+        }
+        sensor->overlapCount = set->candidateCount;
+    }
+    return cn_statusOk;
+}
+
+cnSensorEvents cnWorld_GetSensorEvents( cnWorldId worldId )
+{
+    cnSensorEvents events;
+    memset( &events, 0, sizeof( events ) );
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world != NULL )
+    {
+        events.beginEvents = world->contacts.sensorBeginEvents;
+        events.beginCount = world->contacts.sensorBeginCount;
+        events.endEvents = world->contacts.sensorEndEvents;
+        events.endCount = world->contacts.sensorEndCount;
     }
     return events;
 }

@@ -45,6 +45,25 @@ typedef struct cnContact
                                                    // basis may turn from step to step
 } cnContact;
 
+// A shape a sensor overlaps (the shape the user knows: a sub-sphere's parent), with its
+// generation at the update that found it.
+typedef struct cnSensorVisitor
+{
+    int shape;
+    uint16_t generation;
+} cnSensorVisitor;
+
+// A sensor shape (cnShapeDef.isSensor) and what it overlapped at the last update (contact.c,
+// "sensors"). Sensors have no contacts: the sensor pass asks the broadphase for each one.
+typedef struct cnSensor
+{
+    int shape;
+    uint16_t generation;
+    cnSensorVisitor* overlaps; // (overlapCount) sorted by shape, then generation
+    int overlapCount;
+    int overlapCapacity;
+} cnSensor;
+
 typedef struct cnContactSet
 {
     cnBroadPhase broadPhase;
@@ -71,6 +90,31 @@ typedef struct cnContactSet
     // the pair of shapes the user knows, to raise one event per such pair (contact.c)
     struct cnOwnerTouch* ownerTouches; // (ownerTouchCapacity)
     int ownerTouchCapacity;
+
+    // hit events of the step's solves (contact_solver.c), and how many shapes ask for them: none,
+    // and the solve does not look
+    cnContactHitEvent* hitEvents; // (hitCount)
+    int hitCount;
+    int hitCapacity;
+    int hitShapeCount;
+
+    // sensors in creation order, their events, the end events owed for the overlaps of sensors
+    // destroyed since the last update, and the sensor pass's candidate list
+    cnSensor* sensors; // (sensorCount)
+    int sensorCount;
+    int sensorCapacity;
+    cnSensorEvent* sensorBeginEvents; // (sensorBeginCount)
+    int sensorBeginCount;
+    int sensorBeginCapacity;
+    cnSensorEvent* sensorEndEvents; // (sensorEndCount)
+    int sensorEndCount;
+    int sensorEndCapacity;
+    cnSensorEvent* retiredEnds; // (retiredCount)
+    int retiredCount;
+    int retiredCapacity;
+    cnSensorVisitor* candidates; // (candidateCapacity)
+    int candidateCount;
+    int candidateCapacity;
 } cnContactSet;
 
 void cnCreateContactSet( cnWorld* world );
@@ -99,3 +143,16 @@ void cnClearContactEvents( cnWorld* world );
 // only predicts the motion for the broadphase's fat boxes). Fills the step report's contact
 // fields and warnings.
 cnStatus cnUpdateContacts( cnWorld* world, double timeStep );
+
+// Add a hit event (contact_solver.c finds them). False when out of memory (the event is lost).
+bool cnPushHitEvent( cnWorld* world, const cnContactHitEvent* event );
+
+// Sensors: register a new sensor shape (false: out of memory), and forget one being destroyed
+// (its overlaps are owed as end events at the next update).
+bool cnAddSensor( cnWorld* world, int shapeIndex );
+void cnRemoveSensor( cnWorld* world, int shapeIndex );
+// The sensor of a shape, NULL when it is not one.
+const cnSensor* cnFindSensor( const cnWorld* world, int shapeIndex );
+// The sensor pass: every sensor's overlaps at the bodies' current poses, against the broadphase's
+// boxes (which must hold the current poses), and the begin and end events since the last pass.
+cnStatus cnUpdateSensors( cnWorld* world );

@@ -425,13 +425,14 @@ typedef struct cnTrialPair
     int contact;
 } cnTrialPair;
 
-// the broadphase's pair rule: different bodies, one of them dynamic, categories in masks
+// the broadphase's pair rule: different bodies, one of them dynamic, categories in masks; and the
+// contact update's: no sensor
 static bool cnShapesMayPair( const cnWorld* world, int a, int b )
 {
     const cnShape* sa = world->shapes + a;
     const cnShape* sb = world->shapes + b;
-    if ( sa->bodySlot == sb->bodySlot || ( sa->categoryBits & sb->maskBits ) == 0 ||
-         ( sb->categoryBits & sa->maskBits ) == 0 ||
+    if ( sa->bodySlot == sb->bodySlot || sa->isSensor || sb->isSensor ||
+         ( sa->categoryBits & sb->maskBits ) == 0 || ( sb->categoryBits & sa->maskBits ) == 0 ||
          cnJointsFilterPair( (cnWorld*)world, sa->bodySlot, sb->bodySlot ) )
     {
         return false;
@@ -866,6 +867,93 @@ static cnStatus cnContactOracle( void* context, cnSolverProblem* problem, const 
 }
 
 // ---- store and apply ----------------------------------------------------------------------------------
+
+// Hit events (cnContactHitEvent): a contact of a shape that asks for them that had no normal impulse
+// after its last solve (new, speculative, or resting without pressing) and has one now raises one
+// when the fastest approaching of its points with an impulse came in faster than the world's
+// threshold. Called before the impulses are stored (the cache still holds the last solve's, carried
+// to this update's points) and before the velocities change (the bodies still have the predicted
+// ones: the approach speed is the relative normal velocity before the solve).
+static void cnRaiseHitEvents( cnWorld* world, const cnContactRows* rows, const double* lambda )
+{
+    const cnContactSet* set = &world->contacts;
+    if ( set->hitShapeCount == 0 )
+    {
+        return;
+    }
+    const cnBodyStore* bodies = &world->bodies;
+    double threshold = world->def.hitEventThreshold;
+    for ( int i = 0; i < rows->problem.rowCount; ++i )
+    {
+        if ( rows->slot[i] != 0 || !( lambda[i] > 0.0 ) )
+        {
+            continue; // a tangent, joint or recursion row, or a normal one without impulse
+        }
+        int c = rows->contact[i];
+        const cnContact* contact = set->contacts + c;
+        if ( world->shapes[contact->ownerA].enableHitEvents == false &&
+             world->shapes[contact->ownerB].enableHitEvents == false )
+        {
+            continue;
+        }
+        bool pressed = false;
+        for ( int k = 0; k < contact->manifold.pointCount; ++k )
+        {
+            pressed = pressed || contact->normalImpulse[k] > 0.0;
+        }
+        if ( pressed )
+        {
+            continue;
+        }
+        const cnManifoldPoint* mp = contact->manifold.points + rows->point[i];
+        int ra = world->slots[world->shapes[contact->shapeA].bodySlot].row;
+        int rb = world->slots[world->shapes[contact->shapeB].bodySlot].row;
+        ra = bodies->type[ra] == cn_staticBody || cnIsBodyAsleep( bodies, ra ) ? -1 : ra;
+        rb = bodies->type[rb] == cn_staticBody || cnIsBodyAsleep( bodies, rb ) ? -1 : rb;
+        cnVec3 vA = ra >= 0 ? cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra,
+                                               cnSub( mp->point, bodies->center[ra] ) )
+                            : cn_vec3Zero;
+        cnVec3 vB = rb >= 0 ? cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb,
+                                               cnSub( mp->point, bodies->center[rb] ) )
+                            : cn_vec3Zero;
+        double approach = -cnDot( mp->normal, cnSub( vB, vA ) );
+        if ( !( approach > threshold ) )
+        {
+            continue;
+        }
+        // shape A before shape B, as in every contact (sub-sphere contacts may name them the other way)
+        bool swap = contact->ownerA > contact->ownerB;
+        cnShapeId idA = { contact->ownerA + 1, world->slot, contact->ownerGenerationA };
+        cnShapeId idB = { contact->ownerB + 1, world->slot, contact->ownerGenerationB };
+        cnContactHitEvent event = {
+            .shapeA = swap ? idB : idA,
+            .shapeB = swap ? idA : idB,
+            .point = mp->point,
+            .normal = swap ? cnNeg( mp->normal ) : mp->normal,
+            .approachSpeed = approach,
+        };
+        // one event per pair of shapes and step: a multisphere world's sub-sphere contacts name the
+        // shapes they belong to, and may start pressing one substep apart
+        cnContactHitEvent* same = NULL;
+        for ( int e = 0; e < set->hitCount && same == NULL; ++e )
+        {
+            cnContactHitEvent* other = set->hitEvents + e;
+            bool match = other->shapeA.index1 == event.shapeA.index1 &&
+                         other->shapeA.generation == event.shapeA.generation &&
+                         other->shapeB.index1 == event.shapeB.index1 &&
+                         other->shapeB.generation == event.shapeB.generation;
+            same = match ? other : NULL;
+        }
+        if ( same == NULL )
+        {
+            cnPushHitEvent( world, &event ); // lost when out of memory
+        }
+        else if ( approach > same->approachSpeed )
+        {
+            *same = event; // the fastest point of the pair
+        }
+    }
+}
 
 // impulses back into the contact cache (the recursion's rows have no manifold point)
 static void cnStoreImpulses( cnWorld* world, const cnContactRows* rows, const double* lambda )
@@ -1339,6 +1427,7 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
     cnApplyVelocities( world, &rows, delta, singlePass ? NULL : softDelta, scratch );
     return cn_statusOk;
 }
+    cnRaiseHitEvents( world, &rows, rows.lambda );
 
 // The position pass of an inertial world with the recursion (a split impulse), on the step's last
 // substep: with the solved velocities v, the pseudo-velocity u that leaves every pair touching or

@@ -2280,7 +2280,9 @@ static const char* const cn_worldKeys[] = { "gravity",
                                             "relax_iterations",
                                             "max_linear_speed",
                                             "contact_overlap_tolerance",
-                                            "multisphere" };
+                                            "multisphere",
+                                            "hit_event_threshold",
+                                            "continuous" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance", "params" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2306,9 +2308,9 @@ static const char* const cn_bodyTypeNames[] = { "static", "kinematic", "dynamic"
 static const char* const cn_shapeTypeNames[] = { "sphere",    "box",   "capsule", "cylinder",
                                                  "ellipsoid", "torus", "convex",  "plane" };
 
-// keys every shape may have, then the keys of each type (at most 4 in all per type)
-#define CN_SHAPE_COMMON_KEYS "type", "material", "position", "orientation"
-static const char* const cn_shapeKeys[cn_shapeTypeCount][7] = {
+// keys every shape may have, then the keys of each type (at most 8 in all per type)
+#define CN_SHAPE_COMMON_KEYS "type", "material", "position", "orientation", "sensor", "hit_events"
+static const char* const cn_shapeKeys[cn_shapeTypeCount][8] = {
     { CN_SHAPE_COMMON_KEYS, "radius" },
     { CN_SHAPE_COMMON_KEYS, "half_extents" },
     { CN_SHAPE_COMMON_KEYS, "radius", "half_length" },
@@ -2318,7 +2320,7 @@ static const char* const cn_shapeKeys[cn_shapeTypeCount][7] = {
     { CN_SHAPE_COMMON_KEYS, "points" },
     { CN_SHAPE_COMMON_KEYS, "normal", "offset" },
 };
-static const int cn_shapeKeyCounts[cn_shapeTypeCount] = { 5, 5, 6, 6, 5, 6, 5, 6 };
+static const int cn_shapeKeyCounts[cn_shapeTypeCount] = { 7, 7, 8, 8, 7, 8, 7, 8 };
 
 // "iterations, tolerance, ..." (cut with "..." when long)
 static void cnSolverParamNames( const cnSolverVTable* solver, char* buffer, size_t size )
@@ -2629,7 +2631,9 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
          cnReadNumberMember( L, item, "max_linear_speed", false, cn_positiveNumber, &def->maxLinearSpeed ) ==
              false ||
          cnReadNumberMember( L, item, "contact_overlap_tolerance", false, cn_positiveNumber,
-                             &def->contactOverlapTolerance ) == false )
+                             &def->contactOverlapTolerance ) == false ||
+         cnReadNumberMember( L, item, "hit_event_threshold", false, cn_nonNegativeNumber,
+                             &def->hitEventThreshold ) == false )
     {
         return false;
     }
@@ -2684,6 +2688,16 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
     {
         cnPushKey( L, "sleeping" );
         if ( cnCheckBool( L, sleeping, &def->enableSleep ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+    }
+    const cJSON* continuous = cnMember( L, item, "continuous", false );
+    if ( continuous != NULL )
+    {
+        cnPushKey( L, "continuous" );
+        if ( cnCheckBool( L, continuous, &def->enableContinuous ) == false )
         {
             return false;
         }
@@ -2970,6 +2984,21 @@ static bool cnReadShape( cnLoader* L, const cJSON* item, cnBodyType bodyType, cn
          cnReadQuatMember( L, item, "orientation", &def->localPose.q ) == false )
     {
         return false;
+    }
+    const char* const flagKeys[2] = { "sensor", "hit_events" };
+    bool* flags[2] = { &def->isSensor, &def->enableHitEvents };
+    for ( int k = 0; k < 2; ++k )
+    {
+        const cJSON* flag = cnMember( L, item, flagKeys[k], false );
+        if ( flag != NULL )
+        {
+            cnPushKey( L, flagKeys[k] );
+            if ( cnCheckBool( L, flag, flags[k] ) == false )
+            {
+                return false;
+            }
+            cnPop( L );
+        }
     }
 
     // the engine's own checks: they know what ours do not (a hull without volume, by the hull

@@ -198,6 +198,16 @@ static void cnReleaseShapeSlot( cnWorld* world, int index )
 {
     cnReleaseSubSpheres( world, index );
     cnShape* shape = world->shapes + index;
+    if ( shape->parent == CN_NULL_INDEX && shape->isSensor )
+    {
+        cnRemoveSensor( world, index );
+    }
+    if ( shape->parent == CN_NULL_INDEX && shape->enableHitEvents )
+    {
+        world->contacts.hitShapeCount -= 1;
+    }
+    shape->isSensor = false;
+    shape->enableHitEvents = false;
     cnDestroyShapeProxy( world, index );
     cnFreeShapeData( world, shape );
     shape->bodySlot = CN_NULL_INDEX;
@@ -348,6 +358,8 @@ static void cnPlaceSubSpheres( cnWorld* world, int index, int first, const cnGeo
         child->material = parent->material;
         child->categoryBits = parent->categoryBits;
         child->maskBits = parent->maskBits;
+        child->isSensor = false; // a sensor has no sub-spheres; the others' flags stay on the parent
+        child->enableHitEvents = false;
         child->userData = parent->userData;
         child->mass = ( cnMassData ){ 0.0, cn_vec3Zero, cn_mat3Zero };
     }
@@ -562,12 +574,15 @@ cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometr
     shape->material = def->material;
     shape->categoryBits = def->categoryBits;
     shape->maskBits = def->maskBits;
+    shape->isSensor = false; // set once the sensor is registered
+    shape->enableHitEvents = false;
     shape->userData = def->userData;
     shape->parent = CN_NULL_INDEX;
     shape->firstChild = CN_NULL_INDEX;
     shape->childCount = 0;
-    // a multisphere world's ellipsoid, capsule or torus collides through its sub-spheres' proxies
-    int subSpheres = cnSubSphereCount( world, &shape->geometry );
+    // a multisphere world's ellipsoid, capsule or torus collides through its sub-spheres' proxies;
+    // a sensor's overlaps are exact, so it has none
+    int subSpheres = def->isSensor ? 0 : cnSubSphereCount( world, &shape->geometry );
     int firstChild = CN_NULL_INDEX;
     bool collides = subSpheres > 0
                         ? cnBuildSubSpheres( world, index, &shape->geometry, subSpheres, &firstChild )
@@ -575,6 +590,11 @@ cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometr
     shape = world->shapes + index; // building sub-spheres may move the pool
     shape->firstChild = firstChild;
     shape->childCount = firstChild != CN_NULL_INDEX ? subSpheres : 0;
+    if ( collides && def->isSensor && cnAddSensor( world, index ) == false )
+    {
+        cnDestroyShapeProxy( world, index );
+        collides = false;
+    }
     if ( collides == false )
     {
         cnFreeShapeData( world, shape );
@@ -584,6 +604,9 @@ cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometr
         cnLogWorld( world, cn_logError, cn_statusOutOfMemory, "cnCreateShape: out of memory" );
         return cn_nullShapeId;
     }
+    shape->isSensor = def->isSensor;
+    shape->enableHitEvents = def->enableHitEvents;
+    world->contacts.hitShapeCount += def->enableHitEvents ? 1 : 0;
     shape->next = world->bodies.headShape[row];
     world->bodies.headShape[row] = index;
     world->bodies.shapeCount[row] += 1;
@@ -749,7 +772,7 @@ cnStatus cnShape_SetGeometry( cnShapeId shapeId, const cnGeometry* geometry )
     // multisphere worlds: the sub-spheres follow, re-placed in their slots (contacts and warm
     // starts kept) unless their count changes (an ellipsoid that became a sphere)
     int index = shapeId.index1 - 1;
-    int subSpheres = cnSubSphereCount( world, &updated.geometry );
+    int subSpheres = shape->isSensor ? 0 : cnSubSphereCount( world, &updated.geometry );
     bool rebuild = subSpheres != shape->childCount;
     int firstChild = CN_NULL_INDEX;
     if ( rebuild && subSpheres > 0 &&
@@ -958,4 +981,52 @@ cnMassData cnShape_GetMassData( cnShapeId shapeId )
     cnWorld* world = cnGetShapeWorld( shapeId, &shape );
     cnMassData zero = { 0.0, cn_vec3Zero, cn_mat3Zero };
     return world != NULL ? shape->mass : zero;
+}
+
+// sensors and hit events ------------------------------------------------------------------------
+
+bool cnShape_IsSensor( cnShapeId shapeId )
+{
+    cnShape* shape;
+    return cnGetShapeWorld( shapeId, &shape ) != NULL && shape->isSensor;
+}
+
+int cnShape_GetSensorOverlaps( cnShapeId sensorShapeId, cnShapeId* visitorIds, int capacity )
+{
+    cnShape* shape;
+    cnWorld* world = cnGetShapeWorld( sensorShapeId, &shape );
+    const cnSensor* sensor =
+        world != NULL && shape->isSensor ? cnFindSensor( world, sensorShapeId.index1 - 1 ) : NULL;
+    if ( sensor == NULL )
+    {
+        return 0;
+    }
+    for ( int k = 0; visitorIds != NULL && k < sensor->overlapCount && k < capacity; ++k )
+    {
+        visitorIds[k] =
+            ( cnShapeId ){ sensor->overlaps[k].shape + 1, world->slot, sensor->overlaps[k].generation };
+    }
+    return sensor->overlapCount;
+}
+
+cnStatus cnShape_EnableHitEvents( cnShapeId shapeId, bool enable )
+{
+    cnShape* shape;
+    cnWorld* world = cnGetShapeWorld( shapeId, &shape );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( shape->enableHitEvents != enable )
+    {
+        world->contacts.hitShapeCount += enable ? 1 : -1;
+        shape->enableHitEvents = enable;
+    }
+    return cn_statusOk;
+}
+
+bool cnShape_AreHitEventsEnabled( cnShapeId shapeId )
+{
+    cnShape* shape;
+    return cnGetShapeWorld( shapeId, &shape ) != NULL && shape->enableHitEvents;
 }

@@ -22,6 +22,8 @@ cnWorldDef cnDefaultWorldDef( void )
     def.contactMargin = 0.02;
     def.aabbMargin = 0.1;
     def.enableSleep = false;
+    def.enableContinuous = true;
+    def.hitEventThreshold = 1.0;
     memcpy( def.solver.name, "pgs", 4 );
     def.solver.iterations = 10;
     def.solver.tolerance = 1e-6;
@@ -59,6 +61,8 @@ cnShapeDef cnDefaultShapeDef( void )
     def.material = cnDefaultMaterial();
     def.categoryBits = 1;
     def.maskBits = UINT32_MAX;
+    def.isSensor = false;
+    def.enableHitEvents = false;
     def.internalValue = CN_SECRET_COOKIE;
     return def;
 }

@@ -11,6 +11,7 @@
 #include "world.h"
 
 #include "contact_solver.h"
+#include "continuous.h"
 #include "core.h"
 #include "island.h"
 #include "joint.h"
@@ -165,6 +166,12 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
     {
         cnFormat( message, size, "world def: contactOverlapTolerance must be a positive number, got %g",
                   def->contactOverlapTolerance );
+        return false;
+    }
+    if ( !( isfinite( def->hitEventThreshold ) && def->hitEventThreshold >= 0.0 ) )
+    {
+        cnFormat( message, size, "world def: hitEventThreshold must be a finite number >= 0 (m/s), got %g",
+                  def->hitEventThreshold );
         return false;
     }
     if ( def->multisphere != 0 && ( def->multisphere < 2 || def->multisphere > 256 ) )
@@ -380,6 +387,35 @@ cnDynamicsMode cnWorld_GetDynamics( cnWorldId worldId )
 {
     cnWorld* world = cnGetWorld( worldId );
     return world != NULL ? world->def.dynamics : cn_dynamicsInertial;
+}
+
+cnStatus cnWorld_SetHitEventThreshold( cnWorldId worldId, double threshold )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( isfinite( threshold ) == false )
+    {
+        cnLogWorld( world, cn_logError, cn_statusNonFinite,
+                    "cnWorld_SetHitEventThreshold: threshold is not finite (%g)", threshold );
+        return cn_statusNonFinite;
+    }
+    if ( threshold < 0.0 )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_SetHitEventThreshold: threshold must be >= 0 (m/s), got %g", threshold );
+        return cn_statusInvalidArgument;
+    }
+    world->def.hitEventThreshold = threshold;
+    return cn_statusOk;
+}
+
+double cnWorld_GetHitEventThreshold( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->def.hitEventThreshold : 0.0;
 }
 
 cnWorldDef cnWorld_GetDef( cnWorldId worldId )
@@ -756,6 +792,14 @@ static cnStatus cnSubstep( cnWorld* world, double h, bool final, cnStepReport* r
     cnIntegratePositions( world, h, &scratch );
     report->integrateMs += cnGetMilliseconds( ticks );
 
+    // 7b continuous collision: a fast body goes back to just short of the first static shape it
+    // would have crossed (continuous.c), before the next substep collides and the step's end
+    // refreshes the broadphase boxes and runs the sensors
+    if ( world->def.enableContinuous )
+    {
+        cnSolveContinuous( world, &scratch );
+    }
+
     return cn_statusOk;
 }
 
@@ -854,6 +898,17 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
         if ( world->bodies.type[row] != cn_staticBody && cnIsBodyAsleep( &world->bodies, row ) == false )
         {
             cnMoveBodyProxies( world, row, cnScale( h, world->bodies.linearVelocity[row] ) );
+        }
+    }
+    // sensors see the poses the step ends with; out of memory, the sensors not reached keep their
+    // overlaps and report the changes at a later step
+    if ( world->contacts.sensorCount > 0 || world->contacts.retiredCount > 0 )
+    {
+        if ( cnUpdateSensors( world ) != cn_statusOk )
+        {
+            cnLogWorld( world, cn_logWarning, cn_statusOutOfMemory,
+                        "step %lld: out of memory for the sensors; their events wait for a later step",
+                        (long long)world->stepIndex + 1 );
         }
     }
     world->stepIndex += 1;

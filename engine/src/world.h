@@ -126,6 +126,8 @@ typedef struct cnShape
     cnMaterial material;
     uint32_t categoryBits;
     uint32_t maskBits;
+    bool isSensor;        // cnShapeDef.isSensor: no contacts; its overlaps in contacts.sensors
+    bool enableHitEvents; // cnShapeDef.enableHitEvents
     void* userData;
     cnMassData mass; // body frame
     int proxyKey;    // broadphase proxy, CN_NULL_INDEX for a shape that collides through sub-spheres

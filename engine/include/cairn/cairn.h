@@ -126,8 +126,9 @@ CN_API cnStatus cnWorld_RemoveSystem( cnWorldId worldId, const char* name );
 CN_API cnBodyId cnWorld_FindBody( cnWorldId worldId, const char* name );
 
 /// Run the broadphase and the narrowphase at the current poses without stepping (what
-/// cairn contacts does), refreshing the contacts and their events. cnWorld_Step does the same
-/// every step after predicting velocities.
+/// cairn contacts does), refreshing the contacts and their events, and the sensors' overlaps and
+/// events. cnWorld_Step does the same every step (contacts after predicting velocities, sensors at
+/// the poses the step ends with).
 CN_API cnStatus cnWorld_UpdateContacts( cnWorldId worldId );
 
 /// Number of contacts that have at least one point.
@@ -143,6 +144,31 @@ CN_API int cnWorld_GetContacts( cnWorldId worldId, cnContactData* contacts, int 
 /// world too: when the first pair of their sub-spheres touches, when the last one parts). Zero
 /// for an invalid id.
 CN_API cnContactEvents cnWorld_GetContactEvents( cnWorldId worldId );
+
+/// Sensors (cnShapeDef.isSensor) that started or stopped overlapping a shape in the last step or
+/// cnWorld_UpdateContacts. Overlap is the exact one of the two shapes (the narrowphase with no
+/// speculative margin: some point of separation <= 0, i.e. the solids share volume; a shape within
+/// the contact margin but apart does not count) at the poses the step ends with, so a body that
+/// crosses a thin sensor within one step is not seen. Every begin is followed by exactly one end:
+/// when the shapes part, when the filter or a body type change no longer lets them pair, or when
+/// the sensor or the visitor (or its body) is destroyed: then at the next step or update, naming
+/// the destroyed shape by its id, which is stale by then (cnShape_IsValid says false). A visitor
+/// created and destroyed between two updates raises nothing. A sleeping visitor stays inside (its
+/// pose does not change); a sensor wakes nobody. Order: the sensors in creation order (a
+/// destroyed sensor's ends first), each one's visitors by shape index. Zero for an invalid id.
+CN_API cnSensorEvents cnWorld_GetSensorEvents( cnWorldId worldId );
+
+/// Change cnWorldDef.hitEventThreshold, m/s. cn_statusNonFinite (logged, nothing changed) for NaN
+/// or infinity, cn_statusInvalidArgument (logged) for a negative value.
+CN_API cnStatus cnWorld_SetHitEventThreshold( cnWorldId worldId, double threshold );
+/// 0 for an invalid id.
+CN_API double cnWorld_GetHitEventThreshold( cnWorldId worldId );
+
+/// Turn continuous collision for fast bodies on or off (cnWorldDef.enableContinuous). Between
+/// steps; cn_statusWorldLocked (logged) from inside cnWorld_Step.
+CN_API cnStatus cnWorld_EnableContinuous( cnWorldId worldId, bool enable );
+/// False for an invalid id.
+CN_API bool cnWorld_IsContinuousEnabled( cnWorldId worldId );
 
 /// Bytes the world's allocator currently holds for this world.
 CN_API size_t cnWorld_GetByteCount( cnWorldId worldId );
@@ -366,6 +392,22 @@ CN_API void* cnShape_GetUserData( cnShapeId shapeId );
 
 /// Mass properties of the shape alone, in its body's frame.
 CN_API cnMassData cnShape_GetMassData( cnShapeId shapeId );
+
+/// Whether the shape is a sensor (cnShapeDef.isSensor). False for an invalid id.
+CN_API bool cnShape_IsSensor( cnShapeId shapeId );
+
+/// The shapes a sensor overlaps after the last step or cnWorld_UpdateContacts (those whose begin
+/// event came and whose end event has not), by shape index: up to `capacity` ids into
+/// `visitorIds` (nullable). Returns how many there are (which may exceed capacity); 0 for a shape
+/// that is not a sensor or an invalid id. A visitor destroyed since the last update is still
+/// listed, by its stale id, until the update that reports its end. Costs the copy only.
+CN_API int cnShape_GetSensorOverlaps( cnShapeId sensorShapeId, cnShapeId* visitorIds, int capacity );
+
+/// Turn hit events on or off for the shape's contacts (cnShapeDef.enableHitEvents); from the next
+/// solve. cn_statusInvalidId for an invalid id.
+CN_API cnStatus cnShape_EnableHitEvents( cnShapeId shapeId, bool enable );
+/// False for an invalid id.
+CN_API bool cnShape_AreHitEventsEnabled( cnShapeId shapeId );
 
 /// @}
 

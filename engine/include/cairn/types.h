@@ -140,6 +140,18 @@ typedef struct cnWorldDef
     /// and 2 degrees/s for 0.5 s goes to sleep and costs nothing until a contact with a moving
     /// body, a setter, an impulse or a shape change wakes it.
     bool enableSleep;
+    /// Continuous collision for fast bodies (docs/games.md, "Fast bodies and tunnelling"): after
+    /// each substep, a dynamic body whose centre moved more than half its smallest extent (a
+    /// sphere's radius, a box's smallest half extent) is swept from where it started against the
+    /// static shapes, and put back just short of the first one it would have passed into, its
+    /// velocity kept, so that the next contact update stops it. Slower bodies are not touched.
+    /// Rotation is not swept, and dynamic bodies are not swept against each other. Default true
+    /// (Box2D's). Also cnWorld_EnableContinuous.
+    bool enableContinuous;
+    /// Approach speed, m/s, above which a contact that starts pressing raises a hit event
+    /// (cnContactHitEvent), for pairs where a shape has cnShapeDef.enableHitEvents. A finite number
+    /// >= 0; default 1 (Box2D's). Also cnWorld_SetHitEventThreshold.
+    double hitEventThreshold;
     /// Solver (a registered name, see cnGetSolverAt) with its iteration limit and tolerance.
     /// Default "pgs", 10 iterations, tolerance 1e-6.
     cnSolverSettings solver;
@@ -221,6 +233,17 @@ typedef struct cnShapeDef
     /// Collision filtering: two shapes may touch when each one's category is in the other's mask.
     uint32_t categoryBits;
     uint32_t maskBits;
+    /// A sensor: the shape reports which shapes overlap it (cnWorld_GetSensorEvents,
+    /// cnShape_GetSensorOverlaps) and never touches anything: it has no contacts, pushes nothing,
+    /// takes no part in the solve, islands or sleeping, and wakes nobody. It sees the shapes of
+    /// other bodies that pass the filter (categoryBits, maskBits) and are not sensors, except a
+    /// static sensor's static neighbours; its density still adds to its body's mass (set 0 for a
+    /// massless sensor). Fixed at creation. Default false.
+    bool isSensor;
+    /// Report hit events (cnContactEvents.hitEvents) for this shape's contacts: a contact where
+    /// either shape has the flag raises one when it starts pressing faster than
+    /// cnWorldDef.hitEventThreshold. Also cnShape_EnableHitEvents. Default false.
+    bool enableHitEvents;
     void* userData;
     /// Set by cnDefaultShapeDef().
     int internalValue;
@@ -444,6 +467,11 @@ typedef struct cnStepReport
     int nonFiniteCount;
     /// Bodies slowed to cnWorldDef.maxLinearSpeed this step.
     int clampedCount;
+    /// Continuous collision (cnWorldDef.enableContinuous), summed over the substeps: fast bodies
+    /// swept, time-of-impact queries they took, and bodies put back short of a static shape.
+    int continuousBodies;
+    int continuousSweeps;
+    int continuousHits;
     /// Kinetic energy of the dynamic bodies after the step, J.
     double kineticEnergy;
     /// Wall time per pipeline part, ms: systems, predict, collision (broad and narrow phase),
@@ -453,6 +481,8 @@ typedef struct cnStepReport
     double collideMs;
     double solveMs;
     double integrateMs;
+    /// Wall time of the continuous collision pass, ms (included in neither of the above).
+    double continuousMs;
     double stepMs;
 } cnStepReport;
 
@@ -550,6 +580,25 @@ typedef struct cnContactEvent
     cnShapeId shapeB;
 } cnContactEvent;
 
+/// A contact that started pressing fast: its shapes had been apart, or only within the speculative
+/// margin, or resting without an impulse, and a solve of the step gave it a normal impulse while
+/// they approached faster than cnWorldDef.hitEventThreshold. Raised for pairs where either shape
+/// has cnShapeDef.enableHitEvents, once per start and at most once per pair of shapes and step (a
+/// resting contact raises none; a ball that bounces raises one per bounce).
+typedef struct cnContactHitEvent
+{
+    cnShapeId shapeA;
+    cnShapeId shapeB;
+    /// The manifold point that approached fastest among those with an impulse, world, m.
+    cnVec3 point;
+    /// Unit normal at that point, from shape A to shape B.
+    cnVec3 normal;
+    /// Relative normal speed of the two surfaces at the point before the solve (the predicted
+    /// velocities of that substep: gravity and forces included, no contact impulse yet), m/s,
+    /// positive when they approach; above the threshold.
+    double approachSpeed;
+} cnContactHitEvent;
+
 /// The events of the last step (or cnWorld_UpdateContacts). Transient: valid until the next one.
 typedef struct cnContactEvents
 {
@@ -557,7 +606,27 @@ typedef struct cnContactEvents
     int beginCount;
     const cnContactEvent* endEvents; ///< (endCount)
     int endCount;
+    /// Hit events of the step's solves (none from cnWorld_UpdateContacts, which solves nothing).
+    const cnContactHitEvent* hitEvents; ///< (hitCount)
+    int hitCount;
 } cnContactEvents;
+
+/// A shape that started or stopped overlapping a sensor.
+typedef struct cnSensorEvent
+{
+    cnShapeId sensorShapeId;
+    cnShapeId visitorShapeId;
+} cnSensorEvent;
+
+/// The sensor events of the last step (or cnWorld_UpdateContacts). Transient: valid until the next
+/// step or update. See cnWorld_GetSensorEvents.
+typedef struct cnSensorEvents
+{
+    const cnSensorEvent* beginEvents; ///< (beginCount)
+    int beginCount;
+    const cnSensorEvent* endEvents; ///< (endCount)
+    int endCount;
+} cnSensorEvents;
 
 /// The scene file's name of a shape type ("sphere", ..., "convex", "plane"). Never NULL.
 CN_API const char* cnShapeTypeName( cnShapeType type );
