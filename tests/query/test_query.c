@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Scene queries (cairn/query.h, collision/ray.c).
+// Scene queries (cairn/query.h, collision/ray.c, collision/shape_cast.c).
 //
 // Per shape type: random rays (random poses, sizes, origins inside and outside, directions and
 // lengths) against an independent reference: a march along the ray on the shape's signed distance
@@ -11,14 +11,27 @@
 // surface (|cos| between the ray and the normal below CNT_GRAZING), that start on the surface or
 // whose entry lies at the ray's very end are counted and printed, not compared.
 //
+// Shape casts, per target type and per cast shape (sphere, capsule, box; the ray count per type,
+// shared by the three): the time of impact against a reference that marches along the cast on an
+// independent separation (the target's signed distance at a sphere's centre minus its radius; the
+// narrowphase's separation for a capsule or a box, with an exact box-cylinder test of its own where
+// the narrowphase's separation falls short by more than 1e-9) and closes the first free-to-overlapping
+// bracket to 1e-14. Hit or miss and a start inside must agree, the fraction to 1e-9 relative (to the
+// larger of the distance travelled and the two sizes); the contact point must lie on the target.
+//
 // World: a pile of mixed shapes (every type), before and after it falls: closest hit = minimum of
 // all hits = a brute-force pass over every shape; filters, callbacks that stop, ignore and clip,
-// box overlaps, multisphere worlds, queries from a system, bad ids and NaN inputs, an empty world.
+// box overlaps, multisphere worlds, queries from a system, bad ids and NaN inputs, an empty world;
+// the same for shape casts, and overlaps by shape against brute force with query shapes placed 1e-6
+// m off a surface (bounding boxes overlap, shapes do not).
 
 #include "ccd_support.h"
 #include "collide.h"
 #include "hull.h"
+#include "narrow_phase.h"
 #include "ray.h"
+#include "shape_cast.h"
+#include "smooth.h"
 #include "test_support.h"
 
 #include "cairn/query.h"
@@ -667,6 +680,431 @@ START_TEST( test_ray_known_answers )
 END_TEST
 
 // ---------------------------------------------------------------------------------------------
+// shape casts against single shapes (collision/shape_cast.c)
+
+#define CNT_CAST_SHAPES 3
+
+static const cnShapeType cnt_castTypes[CNT_CAST_SHAPES] = { cn_sphereShape, cn_capsuleShape, cn_boxShape };
+
+// a random sphere, capsule or box of about `size`
+static cnGeometry cntRandomCastGeometry( cntRandom* random, cnShapeType type, double size )
+{
+    switch ( type )
+    {
+        case cn_sphereShape:
+            return cntSphereGeometry( size * cntRange( random, 0.05, 0.8 ) );
+        case cn_capsuleShape:
+            return cntCapsuleGeometry( size * cntRange( random, 0.05, 0.5 ),
+                                       cntUniform( random ) < 0.05 ? 0.0
+                                                                   : size * cntRange( random, 0.0, 0.8 ) );
+        default:
+            return cntBoxGeometry( size * cntRange( random, 0.03, 0.6 ), size * cntRange( random, 0.03, 0.6 ),
+                                   size * cntRange( random, 0.03, 0.6 ) );
+    }
+}
+
+static double cntCastSize( const cnGeometry* g )
+{
+    switch ( g->type )
+    {
+        case cn_sphereShape:
+            return g->sphere.radius;
+        case cn_capsuleShape:
+            return g->capsule.radius + g->capsule.halfLength;
+        default:
+            return cnLength( g->box.halfExtents );
+    }
+}
+
+typedef struct cntCast
+{
+    const cntShape* target;
+    cnCollisionShape placed; // the target
+    const cnGeometry* castGeometry;
+    cnTransform start; // the cast shape's pose at fraction 0
+    cnVec3 translation;
+    double margin; // for cnCollide: large, so that the closest features always come back
+} cntCast;
+
+// The reference's separation of the cast shape moved by s * translation from the target: positive
+// apart (never above the distance), zero or negative overlapping. A sphere: the target's signed
+// distance at the centre (smooth.h, closed forms and a 1-D root) minus the radius; a capsule or a
+// box: the narrowphase's deepest separation (cnCollide), neither of them shape_cast.c's method.
+static double cntCastSeparation( const cntCast* cast, double s )
+{
+    cnTransform pose = cast->start;
+    pose.p = cnMulAdd( pose.p, s, cast->translation );
+    if ( cast->castGeometry->type == cn_sphereShape )
+    {
+        return cnPointSignedDistance( &cast->placed, pose.p, NULL, NULL ) - cast->castGeometry->sphere.radius;
+    }
+    cnCollisionShape moving = { cast->castGeometry, NULL, pose };
+    cnManifold manifold;
+    ck_assert_int_eq( cnCollide( &moving, &cast->placed, cast->margin, NULL, &manifold ), cn_statusOk );
+    double best = cast->margin;
+    for ( int i = 0; i < manifold.pointCount; ++i )
+    {
+        best = fmin( best, manifold.points[i].separation );
+    }
+    return best;
+}
+
+// Exact overlap of a box and a cylinder, by a route of its own: the part of the box inside the
+// slab |z| <= halfLength of the cylinder frame is a convex polytope whose vertices are the box
+// corners inside the slab and the crossings of the box edges with the slab's two planes; it meets
+// the cylinder when its shadow on the xy-plane (the hull of those vertices) comes within the radius
+// of the axis. Returns that distance minus the radius (<= 0: overlap); 1 when the box misses the
+// slab.
+static double cntBoxCylinderGap( cnTransform boxPose, cnVec3 half, const cntShape* cylinder )
+{
+    double h = cylinder->geometry.cylinder.halfLength;
+    double radius = cylinder->geometry.cylinder.radius;
+    cnVec3 corner[8];
+    for ( int i = 0; i < 8; ++i )
+    {
+        cnVec3 local = { ( i & 1 ) ? half.x : -half.x, ( i & 2 ) ? half.y : -half.y,
+                         ( i & 4 ) ? half.z : -half.z };
+        corner[i] = cnInvTransformPoint( cylinder->pose, cnTransformPoint( boxPose, local ) );
+    }
+    double px[40], py[40];
+    int count = 0;
+    for ( int i = 0; i < 8; ++i )
+    {
+        if ( fabs( corner[i].z ) <= h )
+        {
+            px[count] = corner[i].x;
+            py[count++] = corner[i].y;
+        }
+        for ( int bit = 1; bit < 8; bit <<= 1 )
+        {
+            int j = i | bit;
+            if ( j == i )
+            {
+                continue;
+            }
+            for ( int side = -1; side <= 1; side += 2 )
+            {
+                double plane = side * h;
+                double zi = corner[i].z - plane, zj = corner[j].z - plane;
+                if ( ( zi < 0.0 && zj > 0.0 ) || ( zi > 0.0 && zj < 0.0 ) )
+                {
+                    double t = zi / ( zi - zj );
+                    px[count] = corner[i].x + t * ( corner[j].x - corner[i].x );
+                    py[count++] = corner[i].y + t * ( corner[j].y - corner[i].y );
+                }
+            }
+        }
+    }
+    if ( count == 0 )
+    {
+        return 1.0;
+    }
+    // convex hull (monotone chain), counter-clockwise
+    for ( int i = 1; i < count; ++i )
+    {
+        for ( int j = i; j > 0 && ( px[j] < px[j - 1] || ( px[j] == px[j - 1] && py[j] < py[j - 1] ) ); --j )
+        {
+            double tx = px[j], ty = py[j];
+            px[j] = px[j - 1];
+            py[j] = py[j - 1];
+            px[j - 1] = tx;
+            py[j - 1] = ty;
+        }
+    }
+    double hx[80], hy[80];
+    int k = 0;
+    for ( int pass = 0; pass < 2; ++pass )
+    {
+        int floor = k;
+        for ( int n = 0; n < count; ++n )
+        {
+            int i = pass == 0 ? n : count - 1 - n;
+            while ( k >= floor + 2 && ( hx[k - 1] - hx[k - 2] ) * ( py[i] - hy[k - 2] ) -
+                                              ( hy[k - 1] - hy[k - 2] ) * ( px[i] - hx[k - 2] ) <=
+                                          0.0 )
+            {
+                k -= 1;
+            }
+            hx[k] = px[i];
+            hy[k++] = py[i];
+        }
+        k -= 1; // the last point starts the other chain
+    }
+    if ( k < 1 )
+    {
+        k = 1;
+    }
+    // the distance from the axis to the polygon
+    bool inside = k >= 3;
+    double best = INFINITY;
+    for ( int i = 0; i < k; ++i )
+    {
+        int j = ( i + 1 ) % k;
+        double ex = hx[j] - hx[i], ey = hy[j] - hy[i];
+        double cross = ex * ( -hy[i] ) - ey * ( -hx[i] );
+        inside = inside && cross >= 0.0;
+        double ee = ex * ex + ey * ey;
+        double t = ee > 0.0 ? fmin( fmax( -( hx[i] * ex + hy[i] * ey ) / ee, 0.0 ), 1.0 ) : 0.0;
+        best = fmin( best, hypot( hx[i] + t * ex, hy[i] + t * ey ) );
+    }
+    return ( inside ? 0.0 : best ) - radius;
+}
+
+// The exact overlap test where the reference has one (a box against a cylinder), else the sign of
+// cntCastSeparation.
+static bool cntCastOverlaps( const cntCast* cast, double s, double separation )
+{
+    if ( cast->castGeometry->type == cn_boxShape && cast->placed.geometry->type == cn_cylinderShape )
+    {
+        cnTransform pose = { cnMulAdd( cast->start.p, s, cast->translation ), cast->start.q };
+        return cntBoxCylinderGap( pose, cast->castGeometry->box.halfExtents, cast->target ) <= 0.0;
+    }
+    return separation <= 0.0;
+}
+
+// March along the cast on the separation (steps never jump over a contact: the separation is a
+// lower bound of the distance, which changes no faster than the shape moves), then close the
+// first free-to-overlapping bracket to 1e-14 (regula falsi with the Illinois step, bisection
+// whenever it stalls). Returns the fraction, 0 for a start that overlaps, -1 for a miss.
+static double cntReferenceCast( const cntCast* cast, double size, bool* jump )
+{
+    *jump = false;
+    double length = cnLength( cast->translation );
+    double floor = 1.0e-7 * size / length;
+    double s = 0.0;
+    double f = cntCastSeparation( cast, 0.0 );
+    if ( f <= 0.0 && cntCastOverlaps( cast, 0.0, f ) )
+    {
+        return 0.0;
+    }
+    f = fmax( f, 0.0 );
+    for ( int guard = 0; guard < 20000000; ++guard )
+    {
+        if ( s >= 1.0 )
+        {
+            return -1.0;
+        }
+        double next = s + fmax( 0.999 * f / length, floor );
+        next = next > 1.0 ? 1.0 : next;
+        double fn = cntCastSeparation( cast, next );
+        if ( fn <= 0.0 && cntCastOverlaps( cast, next, fn ) == false )
+        {
+            fn = 0.0; // the narrowphase's separation fell short of the distance: march on
+        }
+        else if ( fn <= 0.0 )
+        {
+            double a = s, fa = f, b = next, fb = fn;
+            int side = 0;
+            bool exact =
+                cast->castGeometry->type == cn_boxShape && cast->placed.geometry->type == cn_cylinderShape;
+            for ( int k = 0; k < 400 && b - a > 1.0e-14 * fmax( 1.0e-3, b ); ++k )
+            {
+                double m = b - fb * ( b - a ) / ( fb - fa );
+                if ( exact || !( m > a && m < b ) || k % 4 == 3 )
+                {
+                    m = 0.5 * ( a + b );
+                }
+                double fm = cntCastSeparation( cast, m );
+                if ( cntCastOverlaps( cast, m, fm ) == false )
+                {
+                    a = m;
+                    fa = fmax( fm, 0.0 );
+                    fb *= side == 1 ? 0.5 : 1.0;
+                    side = 1;
+                }
+                else
+                {
+                    b = m;
+                    fb = fmin( fm, 0.0 );
+                    fa *= side == -1 ? 0.5 : 1.0;
+                    side = -1;
+                }
+            }
+            if ( exact )
+            {
+                return b;
+            }
+            // the narrowphase's separation may jump where its choice of normal changes: the
+            // reference cannot place the contact closer than the jump
+            *jump = fa - fb > 1.0e-10 * size;
+            return b;
+        }
+        s = next;
+        f = fn;
+    }
+    return -1.0;
+}
+
+typedef struct cntCastReport
+{
+    int casts;
+    int hits;
+    int misses;
+    int startInside;
+    int grazing;  // excluded: |cos| < CNT_GRAZING
+    int boundary; // excluded: start or contact within 1e-8 of the size of a boundary
+    int jumps;    // excluded: the reference's separation jumps across its bracket (see above)
+    double worst;
+    double worstPoint;
+    long iterations;
+} cntCastReport;
+
+static int cntCastCount( void )
+{
+    // the ray count per target type, shared by the three cast shapes
+    return ( cntRayCount() + CNT_CAST_SHAPES - 1 ) / CNT_CAST_SHAPES;
+}
+
+static void cntRunCasts( cnShapeType type, cnShapeType castType, uint64_t seed, cntCastReport* report )
+{
+    memset( report, 0, sizeof( *report ) );
+    cntRandom random = { seed };
+    int casts = cntCastCount();
+    cntShape shape;
+    for ( int index = 0; index < casts; ++index )
+    {
+        if ( index % 10 == 0 )
+        {
+            if ( index > 0 )
+            {
+                cntFreeShape( &shape );
+            }
+            cntMakeShape( &random, type, &shape );
+        }
+        double targetSize = shape.size;
+        cnGeometry castGeometry = cntRandomCastGeometry( &random, castType, targetSize );
+        double size = targetSize + cntCastSize( &castGeometry );
+        cnVec3 center = shape.pose.p;
+        if ( type == cn_hullShape || type == cn_planeShape )
+        {
+            center =
+                cnTransformPoint( shape.pose, type == cn_hullShape ? shape.hull.vertices[0] : cn_vec3Zero );
+        }
+        double reach = cntUniform( &random ) < 0.5 ? 1.2 : 4.0;
+        cnTransform start = {
+            cnMulAdd( center, size * reach * cbrt( cntUniform( &random ) ), cntDirection( &random ) ),
+            cntRandomQuat( &random ) };
+        cnVec3 aim = cnMulAdd( center, targetSize * cntUniform( &random ), cntDirection( &random ) );
+        cnVec3 dir = cntUniform( &random ) < 0.7
+                         ? cnNormalizeOr( cnSub( aim, start.p ), cntDirection( &random ) )
+                         : cntDirection( &random );
+        double length = size * cntRange( &random, 0.2, 8.0 );
+        cnVec3 translation = cnScale( length, dir );
+
+        cntCast cast = {
+            &shape,        { &shape.geometry, type == cn_hullShape ? &shape.hull : NULL, shape.pose },
+            &castGeometry, start,
+            translation,   100.0 * size };
+        cnCollisionShape moving = { &castGeometry, NULL, start };
+        cnToiResult toi;
+        bool engineHit = cnTimeOfImpact( &moving, translation, &cast.placed, 1.0, &toi );
+        report->iterations += toi.iterations;
+        double f0 = cntCastSeparation( &cast, 0.0 );
+        bool jump = false;
+        double ref = cntReferenceCast( &cast, size, &jump );
+        bool refHit = ref >= 0.0;
+        report->casts += 1;
+        if ( jump )
+        {
+            report->jumps += 1;
+            continue;
+        }
+
+        if ( fabs( f0 ) < 1.0e-9 * size || ( refHit && ( 1.0 - ref ) * length < 1.0e-8 * size ) ||
+             ( engineHit && ( 1.0 - toi.fraction ) * length < 1.0e-8 * size ) )
+        {
+            report->boundary += 1;
+            continue;
+        }
+        if ( f0 < 0.0 && cntCastOverlaps( &cast, 0.0, f0 ) )
+        {
+            report->startInside += 1;
+            ck_assert_msg( engineHit && toi.fraction == 0.0 && toi.initialOverlap,
+                           "%s cast %s %d: starts overlapping (separation %g) but engine %s at %g",
+                           cnShapeTypeName( castType ), cnShapeTypeName( type ), index, f0,
+                           engineHit ? "hit" : "miss", engineHit ? toi.fraction : -1.0 );
+            continue;
+        }
+        // grazing: the contact normal nearly perpendicular to the motion
+        double cosEngine = engineHit ? fabs( cnDot( dir, toi.normal ) ) : 1.0;
+        double cosRef = 1.0;
+        if ( refHit )
+        {
+            cnVec3 moved = cnMulAdd( start.p, ref, translation );
+            cnTransform pose = { moved, start.q };
+            cnCollisionShape atContact = { &castGeometry, NULL, pose };
+            cnManifold manifold;
+            cnCollide( &atContact, &cast.placed, cast.margin, NULL, &manifold );
+            if ( manifold.pointCount > 0 )
+            {
+                int deepest = 0;
+                for ( int i = 1; i < manifold.pointCount; ++i )
+                {
+                    deepest =
+                        manifold.points[i].separation < manifold.points[deepest].separation ? i : deepest;
+                }
+                cosRef = fabs( cnDot( dir, manifold.points[deepest].normal ) );
+            }
+        }
+        if ( cosRef < CNT_GRAZING || cosEngine < CNT_GRAZING )
+        {
+            report->grazing += 1;
+            continue;
+        }
+        ck_assert_msg( engineHit == refHit,
+                       "%s cast %s %d: engine %s, reference %s (reference %.17g, engine %.17g, length %.17g, "
+                       "size %g, separation at start %g)",
+                       cnShapeTypeName( castType ), cnShapeTypeName( type ), index,
+                       engineHit ? "hit" : "miss", refHit ? "hit" : "miss", ref,
+                       engineHit ? toi.fraction : -1.0, length, size, f0 );
+        if ( engineHit == false )
+        {
+            report->misses += 1;
+            continue;
+        }
+        report->hits += 1;
+        ck_assert( toi.initialOverlap == false );
+        double error = fabs( toi.fraction - ref ) * length / fmax( ref * length, size );
+        report->worst = fmax( report->worst, error );
+        ck_assert_msg(
+            error <= CNT_DIST_TOL, "%s cast %s %d: fraction %.17g, reference %.17g, relative error %g",
+            cnShapeTypeName( castType ), cnShapeTypeName( type ), index, toi.fraction, ref, error );
+        // the contact: on the target's surface, the normal unit and facing the motion
+        ck_assert_msg( fabs( cnLength( toi.normal ) - 1.0 ) < 1.0e-12, "%s cast %s %d: |normal| %.17g",
+                       cnShapeTypeName( castType ), cnShapeTypeName( type ), index, cnLength( toi.normal ) );
+        ck_assert( cnDot( toi.normal, dir ) > 0.0 );
+        double onSurface = fabs( cntReferenceWorld( &shape, toi.point ) ) / size;
+        report->worstPoint = fmax( report->worstPoint, onSurface );
+        ck_assert_msg( onSurface < 1.0e-7, "%s cast %s %d: contact point %g of the size off the surface",
+                       cnShapeTypeName( castType ), cnShapeTypeName( type ), index, onSurface );
+    }
+    cntFreeShape( &shape );
+}
+
+START_TEST( test_cast_each_type )
+{
+    cnShapeType type = (cnShapeType)_i;
+    for ( int c = 0; c < CNT_CAST_SHAPES; ++c )
+    {
+        cntCastReport report;
+        cntRunCasts( type, cnt_castTypes[c], 0xca570000u + (uint64_t)( 16 * _i + c ), &report );
+        printf(
+            "cast %-8s at %-10s casts %d: hits %d, misses %d, starts overlapping %d, grazing excluded %d, "
+            "boundary excluded %d, reference jumps excluded %d, worst relative error %.3g, worst contact "
+            "point off the surface %.3g of "
+            "the size, distance queries per cast %.1f\n",
+            cnShapeTypeName( cnt_castTypes[c] ), cnShapeTypeName( type ), report.casts, report.hits,
+            report.misses, report.startInside, report.grazing, report.boundary, report.jumps, report.worst,
+            report.worstPoint, (double)report.iterations / report.casts );
+        fflush( stdout );
+        ck_assert_int_gt( report.hits, report.casts / 10 );
+        ck_assert_int_gt( report.misses, report.casts / 20 );
+        ck_assert_int_le( report.grazing + report.boundary + report.jumps, report.casts / 100 + 2 );
+    }
+}
+END_TEST
+
+// ---------------------------------------------------------------------------------------------
 // world
 
 typedef struct cntPile
@@ -1291,6 +1729,433 @@ START_TEST( test_world_after_fast_turn )
 }
 END_TEST
 
+// ---------------------------------------------------------------------------------------------
+// world shape casts and shape overlaps
+
+typedef struct cntCastList
+{
+    cnShapeCastHit hits[256];
+    int count;
+    double returnValue; // NAN: the hit's fraction
+} cntCastList;
+
+static double cntCollectCast( const cnShapeCastHit* hit, void* context )
+{
+    cntCastList* list = context;
+    ck_assert( list->count < 256 );
+    list->hits[list->count++] = *hit;
+    return isnan( list->returnValue ) ? hit->fraction : list->returnValue;
+}
+
+// a pile shape placed through the public API (its own hull when it is one)
+static cnCollisionShape cntPlacePileShape( const cntPile* pile, int index, cnGeometry* g, cnHull* hull )
+{
+    cnShapeId id = pile->shapes[index];
+    ck_assert_int_eq( cnShape_GetGeometry( id, g ), cn_statusOk );
+    memset( hull, 0, sizeof( *hull ) );
+    if ( g->type == cn_hullShape )
+    {
+        ck_assert_int_eq( cnComputeHull( g->hull.points, g->hull.pointCount, NULL, hull, NULL, 0 ),
+                          cn_statusOk );
+        g->hull.points = hull->vertices;
+        g->hull.pointCount = hull->vertexCount;
+    }
+    cnCollisionShape placed = {
+        g, g->type == cn_hullShape ? hull : NULL,
+        cnMulTransforms( cnBody_GetTransform( cnShape_GetBody( id ) ), cnShape_GetLocalPose( id ) ) };
+    return placed;
+}
+
+static cnGeometry cntPileCastGeometry( cntRandom* random, int which )
+{
+    return cntRandomCastGeometry( random, cnt_castTypes[which % CNT_CAST_SHAPES], 1.0 );
+}
+
+// random casts through the pile: closest = min of all = brute force over every shape, each once
+static void cntCheckPileCasts( const cntPile* pile, cntRandom* random, int casts, cnQueryFilter filter,
+                               int* hitCount )
+{
+    for ( int index = 0; index < casts; ++index )
+    {
+        cnGeometry g = cntPileCastGeometry( random, index );
+        cnTransform pose = {
+            cnMakeVec3( cntRange( random, -8, 8 ), cntRange( random, -8, 8 ), cntRange( random, -1, 10 ) ),
+            cntRandomQuat( random ) };
+        cnVec3 target =
+            cnMakeVec3( cntRange( random, -4, 4 ), cntRange( random, -4, 4 ), cntRange( random, -0.5, 6 ) );
+        cnVec3 translation = cnScale( cntRange( random, 0.3, 1.5 ), cnSub( target, pose.p ) );
+
+        cnShapeCastHit closest;
+        ck_assert_int_eq( cnWorld_CastShapeClosest( pile->world, &g, pose, translation, filter, &closest ),
+                          cn_statusOk );
+        cntCastList all = { .count = 0, .returnValue = 1.0 };
+        ck_assert_int_eq(
+            cnWorld_CastShape( pile->world, &g, pose, translation, filter, cntCollectCast, &all ),
+            cn_statusOk );
+
+        bool expected[128] = { false };
+        double expectedFraction[128];
+        double bruteMin = INFINITY;
+        int bruteCount = 0;
+        cnCollisionShape moving = { &g, NULL, pose };
+        for ( int i = 0; i < pile->count; ++i )
+        {
+            if ( cntPasses( pile->categories[i], filter ) == false )
+            {
+                continue;
+            }
+            cnGeometry pg;
+            cnHull hull;
+            cnCollisionShape placed = cntPlacePileShape( pile, i, &pg, &hull );
+            cnToiResult toi;
+            if ( cnTimeOfImpact( &moving, translation, &placed, 1.0, &toi ) )
+            {
+                expected[i] = true;
+                expectedFraction[i] = toi.fraction;
+                bruteMin = fmin( bruteMin, toi.fraction );
+                bruteCount += 1;
+            }
+            cnDestroyHull( &hull, NULL );
+        }
+        ck_assert_int_eq( all.count, bruteCount );
+        double allMin = INFINITY;
+        bool seen[128] = { false };
+        for ( int k = 0; k < all.count; ++k )
+        {
+            const cnShapeCastHit* hit = all.hits + k;
+            int i = cntFindShape( pile, hit->shapeId );
+            ck_assert_int_ge( i, 0 );
+            ck_assert_msg( expected[i] && seen[i] == false, "cast %d: shape %d reported wrongly", index, i );
+            seen[i] = true;
+            ck_assert( CN_ID_EQUALS( hit->bodyId, cnShape_GetBody( hit->shapeId ) ) );
+            ck_assert( hit->hit );
+            // the pose through the public API may differ from the world's in the last bit, which
+            // moves the answer within the tolerance
+            CNT_ASSERT_ABS( hit->fraction, expectedFraction[i], 1e-10 );
+            CNT_ASSERT_ABS( cnLength( hit->normal ), 1.0, 1e-12 );
+            allMin = fmin( allMin, hit->fraction );
+        }
+        ck_assert( closest.hit == ( bruteCount > 0 ) );
+        if ( closest.hit )
+        {
+            // a clipped cast may stop its search a little differently: the same time of impact to the
+            // tolerance (1e-11 of the sizes in distance)
+            CNT_ASSERT_ABS( closest.fraction, allMin, 1e-10 );
+            CNT_ASSERT_ABS( closest.fraction, bruteMin, 1e-10 );
+            *hitCount += 1;
+        }
+        else
+        {
+            ck_assert( CN_IS_NULL( closest.shapeId ) && closest.fraction == 0.0 );
+        }
+    }
+}
+
+START_TEST( test_world_cast_pile )
+{
+    cntRandom random = { 4242 };
+    cntPile pile;
+    cntMakePile( &pile, &random, 0 );
+    int hits = 0;
+    cntCheckPileCasts( &pile, &random, 600, cnDefaultQueryFilter(), &hits );
+    cnQueryFilter filter = cnDefaultQueryFilter();
+    filter.maskBits = 1u | 4u;
+    cntCheckPileCasts( &pile, &random, 300, filter, &hits );
+    for ( int step = 0; step < 60; ++step )
+    {
+        ck_assert_int_eq( cnWorld_Step( pile.world, 1.0 / 60.0 ), cn_statusOk );
+    }
+    cntCheckPileCasts( &pile, &random, 300, cnDefaultQueryFilter(), &hits );
+    printf( "query pile: %d of 1200 shape casts hit\n", hits );
+    ck_assert_int_gt( hits, 400 );
+    cnDestroyWorld( pile.world );
+
+    // multisphere worlds: the exact shapes, each once, under their own ids
+    cntMakePile( &pile, &random, 8 );
+    hits = 0;
+    cntCheckPileCasts( &pile, &random, 300, cnDefaultQueryFilter(), &hits );
+    ck_assert_int_gt( hits, 100 );
+    cnDestroyWorld( pile.world );
+}
+END_TEST
+
+// the callback's return value, a cast that starts overlapping, a zero translation
+START_TEST( test_world_cast_control )
+{
+    cnWorldDef def = cntWorldDef( NULL, NULL );
+    cnWorldId world = cnCreateWorld( &def );
+    // ten spheres of radius 0.25 in a row along x at x = 1..10
+    cnBodyDef bodyDef = cnDefaultBodyDef();
+    bodyDef.type = cn_staticBody;
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    cnSphere sphere = { 0.25 };
+    for ( int i = 1; i <= 10; ++i )
+    {
+        bodyDef.position = cnMakeVec3( i, 0, 0 );
+        cnCreateSphereShape( cnCreateBody( world, &bodyDef ), &shapeDef, &sphere );
+    }
+    // a box of half extent 0.25 swept from x = 0 along +x: it meets the sphere at x = 1 when its
+    // face reaches x = 0.75, after 0.5 of 20 m
+    cnGeometry box = cntBoxGeometry( 0.25, 0.25, 0.25 );
+    cnTransform pose = { cn_vec3Zero, cn_quatIdentity };
+    cnVec3 translation = { 20, 0, 0 };
+    cnQueryFilter filter = cnDefaultQueryFilter();
+    cntCastList list = { .count = 0, .returnValue = 1.0 };
+    ck_assert_int_eq( cnWorld_CastShape( world, &box, pose, translation, filter, cntCollectCast, &list ),
+                      cn_statusOk );
+    ck_assert_int_eq( list.count, 10 );
+    list = ( cntCastList ){ .count = 0, .returnValue = -1.0 };
+    ck_assert_int_eq( cnWorld_CastShape( world, &box, pose, translation, filter, cntCollectCast, &list ),
+                      cn_statusOk );
+    ck_assert_int_eq( list.count, 10 );
+    list = ( cntCastList ){ .count = 0, .returnValue = 0.0 };
+    ck_assert_int_eq( cnWorld_CastShape( world, &box, pose, translation, filter, cntCollectCast, &list ),
+                      cn_statusOk );
+    ck_assert_int_eq( list.count, 1 );
+    list = ( cntCastList ){ .count = 0, .returnValue = NAN };
+    ck_assert_int_eq( cnWorld_CastShape( world, &box, pose, translation, filter, cntCollectCast, &list ),
+                      cn_statusOk );
+    for ( int k = 1; k < list.count; ++k )
+    {
+        ck_assert( list.hits[k].fraction <= list.hits[k - 1].fraction );
+    }
+    CNT_ASSERT_REL( list.hits[list.count - 1].fraction, 0.5 / 20.0, 1e-9 ); // early by at most the tolerance
+    cnShapeCastHit hit;
+    ck_assert_int_eq( cnWorld_CastShapeClosest( world, &box, pose, translation, filter, &hit ), cn_statusOk );
+    ck_assert( hit.hit );
+    CNT_ASSERT_REL( hit.fraction, 0.5 / 20.0, 1e-9 );
+    CNT_ASSERT_ABS( hit.normal.x, -1.0, 1e-9 );
+    CNT_ASSERT_ABS( hit.point.x, 0.75, 1e-9 );
+    // a capsule along x (turned a quarter about y) of half length 0.5 and radius 0.1 reaches the
+    // sphere at x = 1 when its tip is at 0.75
+    cnGeometry capsule = cntCapsuleGeometry( 0.1, 0.5 );
+    cnTransform turned = { cn_vec3Zero, cnQuatFromAxisAngle( cnMakeVec3( 0, 1, 0 ), 0.5 * CN_PI ) };
+    ck_assert_int_eq( cnWorld_CastShapeClosest( world, &capsule, turned, translation, filter, &hit ),
+                      cn_statusOk );
+    CNT_ASSERT_REL( hit.fraction, 0.15 / 20.0, 1e-9 );
+    // a short cast reaches the first three only
+    list = ( cntCastList ){ .count = 0, .returnValue = 1.0 };
+    ck_assert_int_eq(
+        cnWorld_CastShape( world, &box, pose, cnMakeVec3( 2.6, 0, 0 ), filter, cntCollectCast, &list ),
+        cn_statusOk );
+    ck_assert_int_eq( list.count, 3 );
+    // starting inside the sphere at x = 3: fraction 0, and a zero translation reports it too
+    cnGeometry ball = cntSphereGeometry( 0.1 );
+    cnTransform inside = { cnMakeVec3( 3.1, 0, 0 ), cn_quatIdentity };
+    ck_assert_int_eq( cnWorld_CastShapeClosest( world, &ball, inside, translation, filter, &hit ),
+                      cn_statusOk );
+    ck_assert( hit.hit && hit.fraction == 0.0 );
+    CNT_ASSERT_ABS( hit.normal.x, 1.0, 1e-9 ); // out of the sphere at x = 3, towards the cast shape
+    ck_assert_int_eq( cnWorld_CastShapeClosest( world, &ball, inside, cn_vec3Zero, filter, &hit ),
+                      cn_statusOk );
+    ck_assert( hit.hit && hit.fraction == 0.0 );
+    cnDestroyWorld( world );
+}
+END_TEST
+
+// overlap by shape against brute force (the narrowphase's separation, or the signed distance for a
+// sphere), with query shapes placed just off a surface: boxes overlap, shapes do not
+START_TEST( test_world_overlap_shape )
+{
+    cntRandom random = { 777 };
+    cntPile pile;
+    cntMakePile( &pile, &random, 0 );
+    for ( int step = 0; step < 20; ++step )
+    {
+        cnWorld_Step( pile.world, 1.0 / 60.0 );
+    }
+    int found = 0;
+    int ambiguous = 0;
+    int nearMisses = 0;
+    int nearMissBoxes = 0;
+    for ( int query = 0; query < 1200; ++query )
+    {
+        cnGeometry g = cntPileCastGeometry( &random, query );
+        cnTransform pose = {
+            cnMakeVec3( cntRange( &random, -5, 5 ), cntRange( &random, -5, 5 ), cntRange( &random, -1, 7 ) ),
+            cntRandomQuat( &random ) };
+        int near = -1;
+        double side = 1.0;
+        if ( query % 2 == 1 )
+        {
+            // just outside (or inside) a random pile shape, along a supporting direction
+            near = (int)( cntUniform( &random ) * pile.count );
+            cnGeometry pg;
+            cnHull hull;
+            cnCollisionShape placed = cntPlacePileShape( &pile, near, &pg, &hull );
+            cnVec3 n = pg.type == cn_planeShape ? cnRotate( placed.transform.q, pg.plane.normal )
+                                                : cntDirection( &random );
+            cnVec3 surface = pg.type == cn_planeShape
+                                 ? cnMulAdd( pose.p, -( cnDot( n, pose.p ) - pg.plane.offset ), n )
+                                 : cnWorldSupport( &placed, n );
+            cnDestroyHull( &hull, NULL );
+            side = cntUniform( &random ) < 0.5 ? 1.0 : -1.0;
+            double gap = side * 1.0e-6;
+            // turn the query shape's local z onto n: its extent along n is then known
+            cnVec3 axis = cnCross( cnMakeVec3( 0, 0, 1 ), n );
+            double s = cnLength( axis );
+            pose.q = s > 1e-12 ? cnQuatFromAxisAngle( cnScale( 1.0 / s, axis ), atan2( s, n.z ) )
+                               : ( n.z > 0 ? cn_quatIdentity : cnMakeQuat( 0, 1, 0, 0 ) );
+            double extent = g.type == cn_sphereShape    ? g.sphere.radius
+                            : g.type == cn_capsuleShape ? g.capsule.radius + g.capsule.halfLength
+                                                        : g.box.halfExtents.z;
+            pose.p = cnMulAdd( surface, extent + gap, n );
+        }
+        cnQueryFilter filter = cnDefaultQueryFilter();
+        filter.maskBits = query % 3 == 0 ? 5u : UINT32_MAX;
+        cntOverlapList list = { .count = 0, .stopAfter = -1 };
+        ck_assert_int_eq( cnWorld_OverlapShape( pile.world, &g, pose, filter, cntCollectOverlap, &list ),
+                          cn_statusOk );
+        cnCollisionShape moving = { &g, NULL, pose };
+        cnAABB queryBox = cnComputeAABB( &moving );
+        for ( int i = 0; i < pile.count; ++i )
+        {
+            cnGeometry pg;
+            cnHull hull;
+            cnCollisionShape placed = cntPlacePileShape( &pile, i, &pg, &hull );
+            double separation;
+            if ( g.type == cn_sphereShape )
+            {
+                separation = cnPointSignedDistance( &placed, pose.p, NULL, NULL ) - g.sphere.radius;
+            }
+            else
+            {
+                cnManifold manifold;
+                ck_assert_int_eq( cnCollide( &moving, &placed, 100.0, NULL, &manifold ), cn_statusOk );
+                separation = 100.0;
+                for ( int k = 0; k < manifold.pointCount; ++k )
+                {
+                    separation = fmin( separation, manifold.points[k].separation );
+                }
+            }
+            bool boxes = cnAABBOverlaps( cnComputeAABB( &placed ), queryBox );
+            cnDestroyHull( &hull, NULL );
+            bool got = false;
+            for ( int k = 0; k < list.count; ++k )
+            {
+                got = got || CN_ID_EQUALS( list.ids[k], pile.shapes[i] );
+            }
+            if ( cntPasses( pile.categories[i], filter ) == false )
+            {
+                ck_assert( got == false );
+                continue;
+            }
+            if ( fabs( separation ) < 1.0e-9 )
+            {
+                ambiguous += 1;
+                continue;
+            }
+            bool want = separation < 0.0;
+            ck_assert_msg( want == got, "query %d (%s) shape %d (%s): separation %g, reported %d", query,
+                           cnShapeTypeName( g.type ), i, cnShapeTypeName( pg.type ), separation, got );
+            found += want ? 1 : 0;
+            if ( i == near && side > 0.0 )
+            {
+                nearMisses += 1;
+                nearMissBoxes += boxes ? 1 : 0;
+            }
+        }
+        if ( list.count >= 2 )
+        {
+            cntOverlapList first = { .count = 0, .stopAfter = 1 };
+            cnWorld_OverlapShape( pile.world, &g, pose, filter, cntCollectOverlap, &first );
+            ck_assert_int_eq( first.count, 1 );
+        }
+    }
+    printf(
+        "query overlap by shape: %d overlaps found, %d near misses (1e-6 m off a surface; %d of them with "
+        "overlapping boxes), %d pairs within 1e-9 m of touching skipped\n",
+        found, nearMisses, nearMissBoxes, ambiguous );
+    ck_assert_int_gt( found, 600 );
+    ck_assert_int_gt( nearMissBoxes, 200 );
+    ck_assert_int_eq( ambiguous, 0 );
+    cnDestroyWorld( pile.world );
+}
+END_TEST
+
+// bad input: a clear status, logged, no hit
+START_TEST( test_world_cast_bad_input )
+{
+    cntLogCapture capture;
+    cnWorldDef def = cntWorldDef( &capture, NULL );
+    cnWorldId world = cnCreateWorld( &def );
+    cnBodyDef bodyDef = cnDefaultBodyDef();
+    bodyDef.type = cn_staticBody;
+    cnShapeDef shapeDef = cnDefaultShapeDef();
+    cnPlane plane = { { 0, 0, 1 }, 0.0 };
+    cnCreatePlaneShape( cnCreateBody( world, &bodyDef ), &shapeDef, &plane );
+    cnQueryFilter filter = cnDefaultQueryFilter();
+    cnGeometry ball = cntSphereGeometry( 0.5 );
+    cnTransform pose = { cnMakeVec3( 0, 0, 5 ), cn_quatIdentity };
+    cnVec3 down = { 0, 0, -10 };
+    cnShapeCastHit hit;
+    ck_assert_int_eq( cnWorld_CastShapeClosest( world, &ball, pose, down, filter, &hit ), cn_statusOk );
+    ck_assert( hit.hit );
+    CNT_ASSERT_REL( hit.fraction, 0.45, 1e-15 );
+    CNT_ASSERT_ABS( hit.normal.z, 1.0, 1e-15 );
+    CNT_ASSERT_ABS( hit.point.z, 0.0, 1e-15 );
+
+    int errors = capture.errorCount;
+    cntCastList list = { .count = 0, .returnValue = 1.0 };
+    cntOverlapList overlaps = { .count = 0, .stopAfter = -1 };
+    cnTransform nanPose = { cnMakeVec3( NAN, 0, 5 ), cn_quatIdentity };
+    cnTransform zeroQ = { cnMakeVec3( 0, 0, 5 ), cnMakeQuat( 0, 0, 0, 0 ) };
+    cnGeometry negative = cntSphereGeometry( -1.0 );
+    cnGeometry torus = cntTorusGeometry( 1.0, 0.2 );
+    hit.hit = true;
+    ck_assert_int_eq( cnWorld_CastShapeClosest( world, &ball, nanPose, down, filter, &hit ),
+                      cn_statusNonFinite );
+    ck_assert( hit.hit == false );
+    ck_assert_int_eq(
+        cnWorld_CastShapeClosest( world, &ball, pose, cnMakeVec3( 0, INFINITY, 0 ), filter, &hit ),
+        cn_statusNonFinite );
+    ck_assert_int_eq( cnWorld_CastShape( world, &ball, zeroQ, down, filter, cntCollectCast, &list ),
+                      cn_statusInvalidArgument );
+    ck_assert_int_eq( cnWorld_CastShape( world, &negative, pose, down, filter, cntCollectCast, &list ),
+                      cn_statusInvalidArgument );
+    ck_assert_int_eq( cnWorld_CastShape( world, &torus, pose, down, filter, cntCollectCast, &list ),
+                      cn_statusUnsupported );
+    ck_assert_int_eq( cnWorld_CastShape( world, NULL, pose, down, filter, cntCollectCast, &list ),
+                      cn_statusInvalidArgument );
+    ck_assert_int_eq( cnWorld_CastShape( world, &ball, pose, down, filter, NULL, NULL ),
+                      cn_statusInvalidArgument );
+    ck_assert_int_eq( cnWorld_CastShapeClosest( world, &ball, pose, down, filter, NULL ),
+                      cn_statusInvalidArgument );
+    ck_assert_int_eq( cnWorld_OverlapShape( world, &ball, nanPose, filter, cntCollectOverlap, &overlaps ),
+                      cn_statusNonFinite );
+    ck_assert_int_eq( cnWorld_OverlapShape( world, &torus, pose, filter, cntCollectOverlap, &overlaps ),
+                      cn_statusUnsupported );
+    ck_assert_int_eq( cnWorld_OverlapShape( world, NULL, pose, filter, cntCollectOverlap, &overlaps ),
+                      cn_statusInvalidArgument );
+    ck_assert_int_eq( cnWorld_OverlapShape( world, &ball, pose, filter, NULL, NULL ),
+                      cn_statusInvalidArgument );
+    ck_assert_int_eq( capture.errorCount, errors + 12 );
+    ck_assert_int_eq( list.count, 0 );
+    ck_assert_int_eq( overlaps.count, 0 );
+
+    // null, stale and forged world ids
+    cnWorldId forged = world;
+    forged.generation += 7;
+    cnDestroyWorld( world );
+    const cnWorldId ids[3] = { cn_nullWorldId, world, forged };
+    for ( int i = 0; i < 3; ++i )
+    {
+        hit.hit = true;
+        ck_assert_int_eq( cnWorld_CastShapeClosest( ids[i], &ball, pose, down, filter, &hit ),
+                          cn_statusInvalidId );
+        ck_assert( hit.hit == false );
+        ck_assert_int_eq( cnWorld_CastShape( ids[i], &ball, pose, down, filter, cntCollectCast, &list ),
+                          cn_statusInvalidId );
+        ck_assert_int_eq( cnWorld_OverlapShape( ids[i], &ball, pose, filter, cntCollectOverlap, &overlaps ),
+                          cn_statusInvalidId );
+        ck_assert_int_eq( cnWorld_CastShapeClosest( ids[i], &ball, pose, down, filter, NULL ),
+                          cn_statusInvalidId );
+    }
+    ck_assert_int_eq( list.count, 0 );
+    ck_assert_int_eq( overlaps.count, 0 );
+}
+END_TEST
+
 static Suite* cntQuerySuite( void )
 {
     Suite* suite = suite_create( "query" );
@@ -1300,6 +2165,10 @@ static Suite* cntQuerySuite( void )
     tcase_add_loop_test( rays, test_ray_each_type, 0, cn_shapeTypeCount );
     tcase_add_loop_test( rays, test_ray_near_tangent, 0, 5 );
     suite_add_tcase( suite, rays );
+    TCase* casts = tcase_create( "shape casts" );
+    tcase_set_timeout( casts, 600 );
+    tcase_add_loop_test( casts, test_cast_each_type, 0, cn_shapeTypeCount );
+    suite_add_tcase( suite, casts );
     TCase* world = tcase_create( "world" );
     tcase_set_timeout( world, 600 );
     tcase_add_test( world, test_world_pile );
@@ -1310,6 +2179,10 @@ static Suite* cntQuerySuite( void )
     tcase_add_test( world, test_world_bad_input );
     tcase_add_test( world, test_world_query_from_system );
     tcase_add_test( world, test_world_after_fast_turn );
+    tcase_add_test( world, test_world_cast_pile );
+    tcase_add_test( world, test_world_cast_control );
+    tcase_add_test( world, test_world_overlap_shape );
+    tcase_add_test( world, test_world_cast_bad_input );
     suite_add_tcase( suite, world );
     return suite;
 }
