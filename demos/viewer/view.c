@@ -292,6 +292,7 @@ void vwUpdateColors( vwApp* app )
     }
 
     double g = cnLength( cnWorld_GetGravity( app->worldId ) );
+    bool sleeping = cnWorld_GetDef( app->worldId ).enableSleep;
     // a colony cell's doubling time, for colouring by age
     double doubling = log( 2.0 ) / cxColony_GetConfig( app->systems.colony ).growthRate;
     for ( int i = 0; i < n; ++i )
@@ -312,10 +313,19 @@ void vwUpdateColors( vwApp* app )
                 break;
             case vw_colorRest:
             {
-                // resting: what a sleep test would pick (the engine's own, island.c, needs world.sleeping)
-                double v = cnLength( arrays.linearVelocities[i] );
-                double w = cnLength( arrays.angularVelocities[i] );
-                bool resting = v < 0.05 && w < 0.1;
+                // with world.sleeping the engine's own sleep state (island.c); without it, what a
+                // sleep test would pick
+                bool resting = false;
+                if ( sleeping )
+                {
+                    resting = cnBody_IsAwake( arrays.ids[i] ) == false;
+                }
+                else
+                {
+                    double v = cnLength( arrays.linearVelocities[i] );
+                    double w = cnLength( arrays.angularVelocities[i] );
+                    resting = v < 0.05 && w < 0.1;
+                }
                 const float rest[3] = { 0.30f, 0.50f, 0.95f };
                 const float moving[3] = { 1.0f, 0.55f, 0.15f };
                 memcpy( rgb, resting ? rest : moving, sizeof( rest ) );
