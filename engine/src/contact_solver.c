@@ -1190,6 +1190,11 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
     rows.problem.timeStep = timeStep;
     rows.problem.dynamics = world->def.dynamics;
     cnPrepareBodies( world, &rows );
+    // joints under load turn their bodies more slowly than the bare inertia says (joint.c)
+    if ( overdamped == false && world->jointCount > 0 )
+    {
+        cnAddJointGeometricInertia( world, rows.solverIndex, rows.wAngular, timeStep );
+    }
     if ( cnPrepareContacts( world, &rows, timeStep, scratch, friction, warmStart, false,
                             hard ? CN_TOUCH_TOLERANCE : 0.0 ) )
     {
@@ -1422,12 +1427,12 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
             "impulse at all",
             (long long)world->stepIndex + 1, solver->name, stats.merits.signorini, approach );
     }
+    cnRaiseHitEvents( world, &rows, rows.lambda );
     cnStoreImpulses( world, &rows, rows.lambda );
     cnStoreJointImpulses( world, rows.lambda, timeStep );
     cnApplyVelocities( world, &rows, delta, singlePass ? NULL : softDelta, scratch );
     return cn_statusOk;
 }
-    cnRaiseHitEvents( world, &rows, rows.lambda );
 
 // The position pass of an inertial world with the recursion (a split impulse), on the step's last
 // substep: with the solved velocities v, the pseudo-velocity u that leaves every pair touching or

@@ -93,7 +93,15 @@ int cnJointRowBound( const cnWorld* world );
 void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* solverIndex, double* lambda,
                         double timeStep, cnJointPass pass, bool warmStart, cnJointSoft* soft );
 
-// Keep the impulses of the joints' rows for the next step's warm start.
+// Stiffen the W blocks of bodies that joints hold under load (an inertial world's velocity
+// problem): each joint end adds h^2 |f| |r| to its body's inertia about every axis, with f the
+// joint's force of the last step and r the lever arm from the centre of mass to the anchor, and
+// the body's angular W block becomes the inverse of that. `wAngular` holds the blocks of the
+// solver indices `solverIndex` maps body rows to.
+void cnAddJointGeometricInertia( cnWorld* world, const int* solverIndex, double* wAngular, double timeStep );
+
+// Keep the impulses of the joints' rows for the next step's warm start (a joint that had no rows
+// because its bodies sleep keeps the ones it had).
 void cnStoreJointImpulses( cnWorld* world, const double* lambda, double timeStep );
 
 // True when a joint between the bodies in these slots keeps them from colliding.
