@@ -41,6 +41,25 @@ static bool cnFilterPasses( const cnShape* shape, cnQueryFilter filter )
            ( shape->maskBits & filter.categoryBits ) != 0;
 }
 
+// What a cast's callback returned (cnRayHitFcn, cnShapeCastFcn), applied to the cast's maximum
+// fraction: negative ignores the hit, 0 (or NaN) stops the cast, a value below the maximum clips it.
+static double cnApplyCallbackValue( double value, double* maxFraction )
+{
+    if ( value < 0.0 )
+    {
+        return *maxFraction; // ignored
+    }
+    if ( !( value > 0.0 ) )
+    {
+        *maxFraction = 0.0; // stop (NaN too)
+    }
+    else if ( value < *maxFraction )
+    {
+        *maxFraction = value;
+    }
+    return *maxFraction;
+}
+
 static cnShapeId cnQueryShapeId( const cnWorld* world, int shapeIndex )
 {
     cnShapeId id = { shapeIndex + 1, world->slot, world->shapes[shapeIndex].generation };
@@ -114,20 +133,7 @@ static double cnRayTestShape( cnRayQuery* query, int shapeIndex )
     hit.normal = local.normal;
     hit.fraction = local.fraction;
     hit.hit = true;
-    double value = query->fcn( &hit, query->context );
-    if ( value < 0.0 )
-    {
-        return query->maxFraction; // ignored
-    }
-    if ( !( value > 0.0 ) )
-    {
-        query->maxFraction = 0.0; // stop (NaN too)
-    }
-    else if ( value < query->maxFraction )
-    {
-        query->maxFraction = value;
-    }
-    return query->maxFraction;
+    return cnApplyCallbackValue( query->fcn( &hit, query->context ), &query->maxFraction );
 }
 
 static double cnRayProxyFcn( int proxyKey, int shapeIndex, double maxFraction, void* context )
@@ -395,20 +401,7 @@ static double cnShapeCastTestShape( cnShapeCastQuery* query, int shapeIndex )
     hit.normal = cnNeg( toi.normal );
     hit.fraction = toi.fraction;
     hit.hit = true;
-    double value = query->fcn( &hit, query->context );
-    if ( value < 0.0 )
-    {
-        return query->maxFraction; // ignored
-    }
-    if ( !( value > 0.0 ) )
-    {
-        query->maxFraction = 0.0; // stop (NaN too)
-    }
-    else if ( value < query->maxFraction )
-    {
-        query->maxFraction = value;
-    }
-    return query->maxFraction;
+    return cnApplyCallbackValue( query->fcn( &hit, query->context ), &query->maxFraction );
 }
 
 static bool cnShapeCastProxyFcn( int proxyKey, int shapeIndex, void* context )
