@@ -13,6 +13,7 @@
 
 #include "test_support.h"
 
+#include "cairn/joint.h"
 #include "cairn/scene.h"
 
 #include <check.h>
@@ -644,6 +645,42 @@ START_TEST( test_setter_from_a_system )
 }
 END_TEST
 
+// Bodies held by a joint are left to the solver: two fast balls joined by a ball joint are not swept
+// (a loose fast ball in the same world is), and the ragdoll scene is bit for bit the same with the
+// pass on and off
+START_TEST( test_jointed_bodies_not_swept )
+{
+    cnWorldId world = cntMakeWorld( cn_vec3Zero, true );
+    cnBodyId a = cntMakeBall( world, cnMakeVec3( 0.0, 0.0, 0.0 ), cnMakeVec3( 100.0, 0.0, 0.0 ), 0.025, 0.0 );
+    cnBodyId b = cntMakeBall( world, cnMakeVec3( 0.0, 0.2, 0.0 ), cnMakeVec3( 100.0, 0.0, 0.0 ), 0.025, 0.0 );
+    cntMakeBall( world, cnMakeVec3( 0.0, 5.0, 0.0 ), cnMakeVec3( 100.0, 0.0, 0.0 ), 0.025, 0.0 );
+    cnBallJointDef def = cnDefaultBallJointDef();
+    def.bodyA = a;
+    def.bodyB = b;
+    def.localAnchorA = cnMakeVec3( 0.0, 0.1, 0.0 );
+    def.localAnchorB = cnMakeVec3( 0.0, -0.1, 0.0 );
+    ck_assert( cnJoint_IsValid( cnCreateBallJoint( world, &def ) ) );
+    ck_assert_int_eq( cnWorld_Step( world, CNT_DT ), cn_statusOk );
+    ck_assert_int_eq( cnWorld_GetStepReport( world ).continuousBodies, 2 ); // the loose ball, 2 substeps
+    cnDestroyWorld( world );
+
+    cnWorldId on = cntLoadScene( "joint_ragdoll.json", true );
+    cnWorldId off = cntLoadScene( "joint_ragdoll.json", false );
+    for ( int step = 0; step < 300; ++step )
+    {
+        ck_assert_int_eq( cnWorld_Step( on, CNT_DT ), cn_statusOk );
+        ck_assert_int_eq( cnWorld_Step( off, CNT_DT ), cn_statusOk );
+        ck_assert_int_eq( cnWorld_GetStepReport( on ).continuousBodies, 0 );
+    }
+    cnBodyArrays x = cnWorld_GetBodyArrays( on );
+    cnBodyArrays y = cnWorld_GetBodyArrays( off );
+    ck_assert_int_eq( x.count, y.count );
+    ck_assert( memcmp( x.transforms, y.transforms, (size_t)x.count * sizeof( cnTransform ) ) == 0 );
+    cnDestroyWorld( on );
+    cnDestroyWorld( off );
+}
+END_TEST
+
 static Suite* cntContinuousSuite( void )
 {
     Suite* suite = suite_create( "continuous" );
@@ -658,6 +695,7 @@ static Suite* cntContinuousSuite( void )
     tcase_add_test( physics, test_sensor_and_filtered_walls_let_through );
     tcase_add_test( physics, test_stopped_ball_sleeps );
     tcase_add_test( physics, test_slow_scene_bit_identical );
+    tcase_add_test( physics, test_jointed_bodies_not_swept );
     suite_add_tcase( suite, physics );
     TCase* api = tcase_create( "api" );
     tcase_add_test( api, test_api_and_bad_input );
