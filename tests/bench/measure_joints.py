@@ -3,7 +3,7 @@
 """Measure the joint scenes of tests/bench/make_joint_scenes.py with the cairn binary and write
 tests/bench/results/amd_epyc_2vcpu/joints.md.
 
-    python3 tests/bench/measure_joints.py --cairn build/hjs/demos/cairn [--out FILE] [--repeats 3]
+    python3 tests/bench/measure_joints.py --cairn build/hm/demos/cairn [--out FILE] [--repeats 3]
 
 Everything is computed from `cairn run --report` (final_state: body origin, orientation [w, x, y, z],
 velocities, world frame) and the joints as the scene file writes them (anchors in the body frames,
@@ -15,12 +15,21 @@ hinge axes in A's frame), so it measures what the engine did without any engine-
   hinge angle   B's rotation about A's axis relative to the pose at creation, (-pi, pi]
   limit error   how far a hinge angle is outside its limits, mrad
 
-joint_chain50_heavy: every solver `cairn solvers` lists, 600 steps (10 s), one after another in one
-session; each solver is run --repeats times and the smallest CPU ms/step (the summary line's
-"(cpu X)") kept (the final states of the repeats must agree bit for bit, which is checked).
+joint_chain50_heavy at rest: every solver `cairn solvers` lists, 600 steps (10 s), one after another in
+one session. `cairn run --solver NAME` keeps the scene's iteration limit (10, docs/cli.md), which is
+a sweep budget only for the sweep solvers; every solver whose iteration unit is not a sweep (the
+`iterations` parameter's description in `cairn solvers --json`) gets a second row with its own
+default budget (`--param iterations=<its default>`). Each run is repeated --repeats times and the
+smallest CPU ms/step (the summary line's "(cpu X)") kept (the final states of the repeats must agree
+bit for bit, which is checked).
+joint_chain50_heavy swinging: the same rows with gravity tilted 0.5 m/s^2 sideways
+(`--set world.gravity=[0.5,0,-9.81]`), 3000 steps, once each: the largest kinetic energy of the
+trace (every step) and the largest joint error sampled every --swing-sample steps.
 joint_ragdoll, joint_bridge, joint_door: the default solver (pgs), 2000 steps; the errors "over the
-run" are sampled every --sample steps by re-running the scene for that many steps (the runs are
-deterministic, so the state after k steps of a k-step run is the state after step k of the long run).
+run" are sampled at every step up to --dense and every --sample steps after, by re-running the scene
+for that many steps (the runs are deterministic, so the state after k steps of a k-step run is the
+state after step k of the long run). The ragdoll and the bridge are run again at 4 and 8 substeps
+(`--set world.substeps=N`) and at 30 sweeps, to show what getting closer to 1 mm costs.
 """
 
 import argparse
@@ -207,13 +216,34 @@ def warnings_text(report):
     return ", ".join(parts) if parts else "none"
 
 
-def solvers(cairn):
-    p = subprocess.run([cairn, "solvers"], capture_output=True, text=True, check=True)
-    names = []
-    for line in p.stdout.splitlines():
-        if line and not line[0].isspace():
-            names.append(line.split(":")[0].split()[0])
-    return names
+def solver_info(cairn):
+    """[(name, iterations default, iteration unit, caps)] in `cairn solvers` order."""
+    p = subprocess.run([cairn, "solvers", "--json"], capture_output=True, text=True, check=True)
+    out = []
+    for sv in json.loads(p.stdout)["solvers"]:
+        it = next((q for q in sv["params"] if q["name"] == "iterations"), None)
+        out.append((sv["name"], it["default"] if it else None, iteration_unit(it["description"] if it else ""),
+                    sv.get("caps", [])))
+    return out
+
+
+def iteration_unit(desc):
+    """The unit of a solver's `iterations` from its description: "sweep budget per solve" -> "sweeps"."""
+    if desc.startswith("budget of the solver inside"):
+        return "inner solver's unit per level"
+    m = re.match(r"(.*?) (budget|limit)\b", desc)
+    return (m.group(1) + "s") if m else "?"
+
+
+def chain_rows(cairn):
+    """(label, solver, extra options, note) for the chain tables: every solver as `--solver` leaves it, and a
+    second row at its own iteration budget for the solvers whose unit is not a sweep."""
+    rows = []
+    for name, default, unit, caps in solver_info(cairn):
+        rows.append((name, name, (), unit))
+        if unit != "sweeps" and default is not None:
+            rows.append(("%s, iterations=%d" % (name, default), name, ("--param", "iterations=%d" % default), unit))
+    return rows
 
 
 def fmt(x, digits=3):
@@ -251,27 +281,59 @@ def trace_nonfinite(trace_text):
     return bad, first, ke_max
 
 
+def trace_ke(trace_text):
+    """(non-finite rows, first non-finite step, largest kinetic energy, its step)."""
+    lines = trace_text.splitlines()
+    head = lines[0].split(",")
+    ke_i = head.index("kinetic_energy")
+    bad, first, ke_max, ke_step = 0, None, 0.0, 0
+    for line in lines[1:]:
+        f = line.split(",")
+        try:
+            v = float(f[ke_i])
+        except ValueError:
+            v = float("nan")
+        if not math.isfinite(v):
+            bad += 1
+            if first is None:
+                first = int(f[0])
+            continue
+        if v > ke_max:
+            ke_max, ke_step = v, int(f[0])
+    return bad, first, ke_max, ke_step
+
+
 # ------------------------------------------------------------------------------------------ chain
 
-def measure_chain(cairn, repeats, out):
-    path = os.path.join(SCENES, "joint_chain50_heavy.json")
-    scene = Scene(path)
+def chain_geometry(scene):
     links = sorted((n for n in scene.bodies if n.startswith("link")), key=lambda n: int(n[4:]))
     end = links[-1]
     pivot = scene.bodies["pivot"][0]
     end0 = scene.bodies[end][0]
-    rest = norm(sub(end0, pivot))
+    return end, pivot, end0, norm(sub(end0, pivot))
+
+
+def limit_text(r, unit):
+    it = r.get("solver_params", {}).get("iterations")
+    return "%s %s" % ("%d" % it if isinstance(it, (int, float)) and math.isfinite(it) else "?", unit)
+
+
+def measure_chain(cairn, repeats, out):
+    path = os.path.join(SCENES, "joint_chain50_heavy.json")
+    scene = Scene(path)
+    end, pivot, end0, rest = chain_geometry(scene)
     steps = 600
     rows = []
-    for s in solvers(cairn):
+    for label, s, extra, unit in chain_rows(cairn):
         best = None
         ref_state = None
         det = True
         for _ in range(repeats):
-            r = run(cairn, path, steps, solver=s)
+            r = run(cairn, path, steps, solver=s, extra=extra, trace=True)
             if r.get("failed"):
                 best = r
                 break
+            r["_ke_max"] = trace_ke(r["_trace"])[2:]
             st = json.dumps(r["final_state"])
             if ref_state is None:
                 ref_state = st
@@ -279,25 +341,39 @@ def measure_chain(cairn, repeats, out):
                 det = False
             if best is None or r["_cpu_summary"] < best["_cpu_summary"]:
                 best = r
-        rows.append((s, best, det))
-        print("chain50_heavy", s, best.get("_summary", best.get("stderr", "")), file=sys.stderr)
-    pgs_cpu = next(r["_cpu_summary"] for s, r, _ in rows if s == "pgs" and not r.get("failed"))
-    out.append("## joint_chain50_heavy: every solver, 600 steps (10 s at 1/60 s)\n")
+        rows.append((label, s, extra, unit, best, det))
+        print("chain50_heavy", label, best.get("_summary", best.get("stderr", "")), file=sys.stderr)
+    pgs_cpu = next(r["_cpu_summary"] for label, s, e, u, r, _ in rows if label == "pgs" and not r.get("failed"))
+    out.append("## joint_chain50_heavy at rest: every solver, 600 steps (10 s at 1/60 s)\n")
+    at10 = [lb for lb, s, e, u, r, _ in rows if not e and u != "sweeps" and not r.get("failed")
+            and r.get("solver_params", {}).get("iterations") == 10]
+    kept = [lb for lb, s, e, u, r, _ in rows if not e and u != "sweeps" and not r.get("failed")
+            and r.get("solver_params", {}).get("iterations") != 10]
     out.append("The peers' chain50_ratio100 (../shared/peers.md, section 4a): 50 capsule links (radius 0.1 m, "
                "segment 0.5 m, pitch 0.7 m) hanging at rest from a static pivot at z = 40 m on ball joints, "
-               "the last link 100 times denser; no contacts are expected. Each solver at its defaults "
-               "(`cairn run assets/scenes/joint_chain50_heavy.json --steps 600 --solver NAME`), "
+               "the last link 100 times denser; no contacts are expected. "
+               "`cairn run assets/scenes/joint_chain50_heavy.json --steps 600 --solver NAME` swaps the solver "
+               "but keeps the scene's iteration limit (docs/cli.md), here pgs's default of 10, with every other "
+               "parameter at the solver's default; the **iteration limit** column is what each run used (the "
+               "report's solver_params). 10 is the sweep solvers' own budget; %s ran with 10 of their own unit, "
+               "which is not their default%s. So every solver whose iteration is not a sweep has a second row, "
+               "`--param iterations=N`, at its own default budget N (`cairn solvers`). "
                "%d runs each, smallest CPU time kept. "
                "**max joint error**: the largest anchor separation over the 50 joints after step 600. "
                "**total stretch**: |end link's centre - pivot| - %.2f m (its rest distance). "
                "**end displacement**: how far the end link's centre moved from its start (the peers' metric; "
-               "0 is exact).\n" % (repeats, rest))
-    out.append("| solver | max joint error (mm) | total stretch (mm) | end displacement (mm) | cpu ms/step | ratio to pgs | kinetic energy at 10 s (J) | warnings (steps) |")
-    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+               "0 is exact). **max kinetic energy**: the largest of the trace over the 600 steps, and its step. The "
+               "chain starts at rest with cold joints (no warm start yet); where that peak comes in the first 50 "
+               "steps, the solver did not carry the end link's load up 50 links at first, so the chain dropped and "
+               "rebounded until the warm start caught up.\n" % (
+                   ", ".join(at10) or "none", ("; %s kept its own limit" % ", ".join(kept)) if kept else "",
+                   repeats, rest))
+    out.append("| solver | iteration limit | max joint error (mm) | total stretch (mm) | end displacement (mm) | cpu ms/step | ratio to pgs | max kinetic energy (J), at step | kinetic energy at 10 s (J) | warnings (steps) |")
+    out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
     results = {}
-    for s, r, det in rows:
+    for label, s, extra, unit, r, det in rows:
         if r.get("failed"):
-            out.append("| %s | run failed (exit %s) | | | | | | %s |" % (s, r["rc"], (r["stderr"].strip().splitlines() or [""])[-1]))
+            out.append("| %s | | run failed (exit %s) | | | | | | | %s |" % (label, r["rc"], (r["stderr"].strip().splitlines() or [""])[-1]))
             continue
         states = state_map(r)
         ok = state_finite(r)
@@ -310,32 +386,118 @@ def measure_chain(cairn, repeats, out):
         else:
             maxerr = stretch = disp = float("nan")
         cpu = r["_cpu_summary"]
-        results[s] = (maxerr, stretch, cpu / pgs_cpu, ok)
+        results[label] = (maxerr, stretch, cpu / pgs_cpu, ok, cpu, r["kinetic_energy_final"])
         note = warnings_text(r)
         if not det:
             note += "; final states of the repeats differ"
-        out.append("| %s | %s | %s | %s | %s | %.2f | %s | %s |" % (
-            s, fmt(maxerr * 1e3), fmt(stretch * 1e3), fmt(disp * 1e3), fmt(cpu), cpu / pgs_cpu,
-            fmt(r["kinetic_energy_final"]), note))
+        out.append("| %s | %s | %s | %s | %s | %s | %.2f | %s, %d | %s | %s |" % (
+            label, limit_text(r, unit), fmt(maxerr * 1e3), fmt(stretch * 1e3), fmt(disp * 1e3), fmt(cpu),
+            cpu / pgs_cpu, fmt(r["_ke_max"][0]), r["_ke_max"][1], fmt(r["kinetic_energy_final"]), note))
     out.append("")
     out.append("**The claim** (\"an exact or Newton-type solver (pgs_sm, newton_minmap, newton_fb, lemke if it "
-               "runs) keeps it under 1 mm at no more than three times PGS's cost per step\"), solver by solver:\n")
+               "runs) keeps it under 1 mm at no more than three times PGS's cost per step\"), solver by solver, "
+               "each at the scene's limit and at its own budget:\n")
     for s in ("pgs_sm", "newton_minmap", "newton_fb", "lemke"):
-        if s not in results:
+        labels = [lb for lb in results if lb == s or lb.startswith(s + ",")]
+        if not labels:
             out.append("- %s: not registered or the run failed" % s)
             continue
-        maxerr, stretch, ratio, ok = results[s]
-        under = ok and maxerr < 1e-3 and abs(stretch) < 1e-3
-        cheap = ratio <= 3.0
-        out.append("- %s: max joint error %s mm, stretch %s mm (%s 1 mm), %.2f x pgs's CPU per step (%s 3 x): %s%s" % (
-            s, fmt(maxerr * 1e3), fmt(stretch * 1e3), "under" if under else "NOT under", ratio,
-            "within" if cheap else "NOT within", "holds" if (under and cheap) else "does not hold",
-            " (lemke has no bilateral rows: the world drops every joint, warning joints_dropped on every step, "
-            "and the chain falls freely)" if s == "lemke" else ""))
+        for lb in labels:
+            maxerr, stretch, ratio, ok, cpu, ke = results[lb]
+            under = ok and maxerr < 1e-3 and abs(stretch) < 1e-3
+            cheap = ratio <= 3.0
+            out.append("- %s: max joint error %s mm, stretch %s mm (%s 1 mm), %.2f x pgs's CPU per step (%s 3 x): %s%s" % (
+                lb, fmt(maxerr * 1e3), fmt(stretch * 1e3), "under" if under else "NOT under", ratio,
+                "within" if cheap else "NOT within", "holds" if (under and cheap) else "does not hold",
+                " (lemke has no bilateral rows: the world drops every joint, warning joints_dropped on every step, "
+                "and the chain falls freely)" if s == "lemke" else ""))
     out.append("")
-    out.append("pgs spends its full sweep budget on every step whether or not it holds the chain, so the "
-               "ratios are a fair cost comparison.\n")
+    for s in ("bbpgd", "relcp"):
+        at10 = results.get(s)
+        own = next((results[lb] for lb in results if lb.startswith(s + ",")), None)
+        own_label = next((lb for lb in results if lb.startswith(s + ",")), None)
+        if not at10 or not own:
+            continue
+        def held(x):
+            return x[3] and x[0] < 1e-3 and abs(x[1]) < 1e-3
+        out.append("- %s at the scene's 10 iterations: max joint error %s mm, kinetic energy %s J (%s); at its own "
+                   "budget (%s): %s mm, %s J (%s), %s ms CPU per step (%.2f x pgs)" % (
+                       s, fmt(at10[0] * 1e3), fmt(at10[5]), "holds the chain" if held(at10) else "does NOT hold the chain",
+                       own_label.split(", ", 1)[1], fmt(own[0] * 1e3), fmt(own[5]),
+                       "holds the chain" if held(own) else "does NOT hold the chain", fmt(own[4]), own[2]))
+    out.append("")
+    out.append("The sweep solvers spend their full budget on every step whether or not they hold the chain, so "
+               "their ratios are a fair cost comparison; the others stop at the tolerance when they reach it.\n")
     return results
+
+
+def measure_swing(cairn, sample, out):
+    path = os.path.join(SCENES, "joint_chain50_heavy.json")
+    scene = Scene(path)
+    end, pivot, end0, rest = chain_geometry(scene)
+    steps = 3000
+    tilt = ("--set", "world.gravity=[0.5,0,-9.81]")
+    out.append("## joint_chain50_heavy swinging: every solver, %d steps (50 s)\n" % steps)
+    out.append("The same chain with gravity tilted 0.5 m/s^2 sideways (`--set world.gravity=[0.5,0,-9.81]`), so "
+               "that it swings from rest, the 100:1 end link leading; the rows as above. **max kinetic energy**: the "
+               "largest of the trace (every step). **max joint error**: the largest anchor separation over the 50 "
+               "joints, sampled every %d steps (%d samples). One run each; cpu is the full run's. For scale: the "
+               "chain's potential energy relative to hanging along the tilted gravity is %s J when it starts, so "
+               "a kinetic energy far above that is energy the solver made; a peak in the first 50 steps "
+               "is the start transient of the table above (the same solver's largest kinetic energy at rest), not "
+               "the swing. Before the geometric "
+               "stiffness of joint.c (issue 18) pgs reached 1.89e8 J here.\n" % (
+                   sample, steps // sample, fmt(swing_energy(scene))))
+    out.append("| solver | iteration limit | max kinetic energy (J) | at step | max joint error (mm) | at step | joint error at the end (mm) | cpu ms/step | warnings (steps) |")
+    out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    results = {}
+    for label, s, extra, unit in chain_rows(cairn):
+        opts = tilt + tuple(extra)
+        full = run(cairn, path, steps, solver=s, trace=True, extra=opts)
+        if full.get("failed"):
+            out.append("| %s | | run failed (exit %s) | | | | | | |" % (label, full["rc"]))
+            continue
+        print("swing", label, full["_summary"], file=sys.stderr)
+        bad, first_bad, ke_max, ke_step = trace_ke(full["_trace"])
+        worst, worst_step = -1.0, None
+        for k in range(sample, steps + 1, sample):
+            r = full if k == steps else run(cairn, path, k, solver=s, extra=opts)
+            if r.get("failed") or not state_finite(r):
+                worst, worst_step = float("nan"), k
+                break
+            e = max(m[0] for m in joint_metrics(scene, state_map(r)))
+            if e > worst:
+                worst, worst_step = e, k
+        endv = max(m[0] for m in joint_metrics(scene, state_map(full))) if state_finite(full) else float("nan")
+        results[label] = (ke_max, worst)
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            label, limit_text(full, unit), fmt(ke_max) + (" (%d non-finite steps)" % bad if bad else ""), ke_step,
+            fmt(worst * 1e3), worst_step if worst_step else "-", fmt(endv * 1e3), fmt(full["_cpu_summary"]),
+            warnings_text(full)))
+    out.append("")
+    return results
+
+
+def swing_energy(scene):
+    """Potential energy of the chain as it starts, relative to hanging straight along the tilted gravity, J."""
+    g = (0.5, 0.0, -9.81)
+    gn = norm(g)
+    mats = scene.data.get("materials", {})
+    pivot = scene.bodies["pivot"][0]
+    down = unit(g)
+    e = 0.0
+    for b in scene.data["bodies"]:
+        if b.get("type", "dynamic") != "dynamic" or "name" not in b:
+            continue
+        sh = b["shapes"][0]
+        rho = mats.get(sh.get("material", b.get("material", "default")), {}).get("density", 1000.0)
+        r, h = sh["radius"], sh["half_length"]
+        m = rho * (math.pi * r * r * 2 * h + 4.0 / 3.0 * math.pi * r ** 3)
+        p = sub(tuple(b["position"]), pivot)
+        d = norm(p)
+        # height above its lowest point (d along the gravity from the pivot), along -g
+        e += m * gn * (d - dot(p, down))
+    return e
 
 
 def diagnostics(cairn, out):
@@ -388,41 +550,50 @@ def diagnostics(cairn, out):
 
 # ------------------------------------------------------------------------------------------ others
 
-def measure_other(cairn, name, steps, sample, out, door=False):
-    path = os.path.join(SCENES, name + ".json")
-    scene = Scene(path)
-    full = run(cairn, path, steps, trace=True)
+def sample_steps(steps, sample, dense):
+    """Every step to `dense`, every `sample` steps after, and the last step."""
+    return sorted(set(range(1, min(dense, steps) + 1)) | set(range(sample, steps + 1, sample)) | {steps})
+
+
+def sampled_run(cairn, scene, path, steps, sample, dense, extra=()):
+    """The full run (with its trace) and the joints' errors sampled over it."""
+    full = run(cairn, path, steps, trace=True, extra=extra)
     if full.get("failed"):
-        out.append("## %s\n\nthe run failed: exit %s\n\n```\n%s\n```\n" % (name, full["rc"], full["stderr"]))
-        return
-    print(name, full["_summary"], file=sys.stderr)
-    bad, first_bad, ke_max = trace_nonfinite(full["_trace"])
-    ok = state_finite(full)
-    samples = list(range(sample, steps + 1, sample))
-    if samples[-1] != steps:
-        samples.append(steps)
-    per_joint_max = [0.0] * len(scene.joints)
-    per_joint_axis = [0.0] * len(scene.joints)
-    per_joint_limit = [0.0] * len(scene.joints)
-    worst_step = None
-    worst = -1.0
-    series = []
+        return full, None
+    samples = sample_steps(steps, sample, dense)
+    n = len(scene.joints)
+    res = {"per_joint_max": [0.0] * n, "per_joint_axis": [0.0] * n, "per_joint_limit": [0.0] * n,
+           "worst": -1.0, "worst_step": None, "samples": len(samples), "series": []}
     for k in samples:
-        r = full if k == steps else run(cairn, path, k)
+        r = full if k == steps else run(cairn, path, k, extra=extra)
         if r.get("failed") or not state_finite(r):
-            series.append((k, None))
+            res["series"].append((k, None))
             continue
         m = joint_metrics(scene, state_map(r))
         for i, (sep, ax, ang, lim) in enumerate(m):
-            per_joint_max[i] = max(per_joint_max[i], sep)
+            res["per_joint_max"][i] = max(res["per_joint_max"][i], sep)
             if ax is not None:
-                per_joint_axis[i] = max(per_joint_axis[i], ax)
+                res["per_joint_axis"][i] = max(res["per_joint_axis"][i], ax)
             if lim is not None:
-                per_joint_limit[i] = max(per_joint_limit[i], lim)
+                res["per_joint_limit"][i] = max(res["per_joint_limit"][i], lim)
         step_max = max(e[0] for e in m)
-        if step_max > worst:
-            worst, worst_step = step_max, k
-        series.append((k, r))
+        if step_max > res["worst"]:
+            res["worst"], res["worst_step"] = step_max, k
+    return full, res
+
+
+def measure_other(cairn, name, steps, sample, dense, out, door=False):
+    path = os.path.join(SCENES, name + ".json")
+    scene = Scene(path)
+    full, res = sampled_run(cairn, scene, path, steps, sample, dense)
+    if full.get("failed"):
+        out.append("## %s\n\nthe run failed: exit %s\n\n```\n%s\n```\n" % (name, full["rc"], full["stderr"]))
+        return None
+    print(name, full["_summary"], file=sys.stderr)
+    bad, first_bad, ke_max = trace_nonfinite(full["_trace"])
+    ok = state_finite(full)
+    per_joint_max, per_joint_axis, per_joint_limit = res["per_joint_max"], res["per_joint_axis"], res["per_joint_limit"]
+    worst, worst_step = res["worst"], res["worst_step"]
     end = joint_metrics(scene, state_map(full)) if ok else None
 
     out.append("## %s: pgs (the scene's solver, defaults), %d steps\n" % (name, steps))
@@ -436,8 +607,8 @@ def measure_other(cairn, name, steps, sample, out, door=False):
         endmax = max(e[0] for e in end)
         out.append("- max joint error at the end (step %d): **%s mm** (%s 1 mm)" % (
             steps, fmt(endmax * 1e3), "under" if endmax < 1e-3 else "NOT under"))
-        out.append("- max joint error over the run, sampled every %d steps (%d samples): **%s mm** at step %d (%s 1 mm)" % (
-            sample, len(samples), fmt(worst * 1e3), worst_step, "under" if worst < 1e-3 else "NOT under"))
+        out.append("- max joint error over the run, sampled at every step to step %d and every %d steps after (%d samples): **%s mm** at step %d (%s 1 mm)" % (
+            dense, sample, res["samples"], fmt(worst * 1e3), worst_step, "under" if worst < 1e-3 else "NOT under"))
         hinges = [i for i, j in enumerate(scene.joints) if j["type"] == "hinge"]
         if hinges:
             out.append("- hinge axis misalignment: at the end %s mrad, sampled max %s mrad; hinge limit overshoot: at the end %s mrad, sampled max %s mrad" % (
@@ -483,6 +654,58 @@ def measure_other(cairn, name, steps, sample, out, door=False):
             out.append("| %d | %.3f | %.4f | %.4f | %.4f | %s |" % (
                 k, t, m[2], speed, door_expected(scene, t), fmt(m[0] * 1e3)))
         out.append("")
+    return full, res
+
+
+def measure_substeps(cairn, steps, sample, dense, defaults, out):
+    """joint_ragdoll and joint_bridge at the default substeps (the runs above), 4 and 8 substeps and 30 sweeps."""
+    out.append("## joint_ragdoll and joint_bridge: what getting closer to 1 mm costs\n")
+    out.append("The two scenes above again with more substeps (`--set world.substeps=N`, the scene key of "
+               "docs/scene-format.md; the default is 2 for an inertial world) and with 30 sweeps instead of 10 "
+               "(`--param iterations=30`), %d steps each, errors sampled as above (every step to step %d, every %d "
+               "steps after). **cpu ratio**: CPU per step over the default run's.\n" % (steps, dense, sample))
+    out.append("| scene | options | substeps | max joint error over the run (mm) | at step | error at the end (mm) | hinge limit overshoot, max (mrad) | cpu ms/step | cpu ratio | warnings (steps) |")
+    out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    summary = {}
+    for name in ("joint_ragdoll", "joint_bridge"):
+        path = os.path.join(SCENES, name + ".json")
+        scene = Scene(path)
+        base = defaults.get(name)
+        variants = [("defaults", (), base)]
+        for n in (4, 8):
+            variants.append(("--set world.substeps=%d" % n, ("--set", "world.substeps=%d" % n), None))
+        variants.append(("--param iterations=30", ("--param", "iterations=30"), None))
+        base_cpu = None
+        for label, extra, got in variants:
+            full, res = got if got else sampled_run(cairn, scene, path, steps, sample, dense, extra)
+            if full.get("failed") or res is None:
+                out.append("| %s | %s | | run failed (exit %s) | | | | | | |" % (name, label, full.get("rc")))
+                continue
+            print(name, label, full["_summary"], file=sys.stderr)
+            cpu = full["_cpu_summary"]
+            if base_cpu is None:
+                base_cpu = cpu
+            ok = state_finite(full)
+            endv = max(m[0] for m in joint_metrics(scene, state_map(full))) if ok else float("nan")
+            lim = max(res["per_joint_limit"]) if res["per_joint_limit"] else 0.0
+            summary[(name, label)] = (res["worst"], endv, cpu / base_cpu)
+            out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %s |" % (
+                name, label, full.get("substeps", "?"), fmt(res["worst"] * 1e3), res["worst_step"], fmt(endv * 1e3),
+                fmt(lim * 1e3), fmt(cpu), cpu / base_cpu, warnings_text(full)))
+    out.append("")
+    for name in ("joint_ragdoll", "joint_bridge"):
+        parts = []
+        for label in ("defaults", "--set world.substeps=4", "--set world.substeps=8", "--param iterations=30"):
+            v = summary.get((name, label))
+            if v:
+                parts.append("%s %s mm%s" % (label.replace("--set world.", "").replace("--param ", ""),
+                                             fmt(v[0] * 1e3), "" if label == "defaults" else " (%.1f x the CPU)" % v[2]))
+        under = [label for label in ("--set world.substeps=4", "--set world.substeps=8", "--param iterations=30")
+                 if summary.get((name, label)) and summary[(name, label)][0] < 1e-3]
+        out.append("- %s, largest joint error over the run: %s; %s." % (
+            name, ", ".join(parts),
+            "under 1 mm with " + ", ".join(u.split(" ", 1)[1] for u in under) if under else "none of these is under 1 mm"))
+    out.append("")
 
 
 def door_inertia(scene):
@@ -516,20 +739,30 @@ def main():
     ap.add_argument("--cairn", default=os.path.join(ROOT, "build", "demos", "cairn"))
     ap.add_argument("--out", default=os.path.join(HERE, "results", "amd_epyc_2vcpu", "joints.md"))
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--sample", type=int, default=20)
+    ap.add_argument("--sample", type=int, default=20,
+                    help="ragdoll, bridge, door: sample the joint errors every this many steps after --dense")
+    ap.add_argument("--dense", type=int, default=150,
+                    help="ragdoll, bridge, door: sample the joint errors at every step up to this one (the landings)")
+    ap.add_argument("--swing-sample", type=int, default=150,
+                    help="swinging chain: sample the joint errors every this many steps")
     args = ap.parse_args()
     out = []
     load = os.getloadavg()
-    out.append("# Joints: chain, ragdoll, bridge, door\n")
+    out.append("# Joints: chain at rest and swinging, ragdoll, bridge, door\n")
     out.append("Generated by `python3 tests/bench/measure_joints.py --cairn %s` on %s (%s, %d CPUs, load average "
                "%.1f at the start), %s. Scenes: `tests/bench/make_joint_scenes.py`. CPU time is process CPU "
                "time (the summary line's `cpu`); the machine is shared, treat +-15 %% as noise.\n" % (
                    os.path.relpath(args.cairn, ROOT), platform.node() or "?", platform.machine(),
                    os.cpu_count() or 0, load[0], datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")))
     measure_chain(args.cairn, args.repeats, out)
-    measure_other(args.cairn, "joint_ragdoll", 2000, args.sample, out)
-    measure_other(args.cairn, "joint_bridge", 2000, args.sample, out)
-    measure_other(args.cairn, "joint_door", 2000, args.sample, out, door=True)
+    measure_swing(args.cairn, args.swing_sample, out)
+    defaults = {}
+    for name in ("joint_ragdoll", "joint_bridge"):
+        got = measure_other(args.cairn, name, 2000, args.sample, args.dense, out)
+        if got:
+            defaults[name] = got
+    measure_substeps(args.cairn, 2000, args.sample, args.dense, defaults, out)
+    measure_other(args.cairn, "joint_door", 2000, args.sample, args.dense, out, door=True)
     diagnostics(args.cairn, out)
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as f:

@@ -26,7 +26,8 @@
 /// A solver without bilateral rows (cn_solverBilateral, e.g. `lemke`) runs no joint: the world
 /// logs that when the solver is set and every step with joints raises cn_warnJointsDropped. A
 /// solver without bounded rows (cn_solverBounded) runs joints without their motors (also
-/// cn_warnJointsDropped); limits are one-sided rows that every solver takes.
+/// cn_warnJointsDropped); limits are one-sided rows, which such a solver takes (ipm), but a
+/// solver without bilateral rows drops the whole joint, limits included.
 ///
 /// The two bodies of a joint do not collide with each other unless `collideConnected` is set.
 /// Destroying a body destroys its joints.
