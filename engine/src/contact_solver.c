@@ -191,10 +191,8 @@ static int cnAddRow( cnContactRows* rows, const cnWorld* world, int ra, int rb, 
     return i;
 }
 
-// A_ii = J_i W J_i^T of a row between two different bodies (or one and the ground)
-static double cnRowDiagonal( const cnContactRows* rows, int i )
+double cnProblemRowDiagonal( const cnSolverProblem* p, int i )
 {
-    const cnSolverProblem* p = &rows->problem;
     double diagonal = 0.0;
     for ( int side = 0; side < 2; ++side )
     {
@@ -204,8 +202,8 @@ static double cnRowDiagonal( const cnContactRows* rows, int i )
             continue;
         }
         const double* j = ( side == 0 ? p->jacobianA : p->jacobianB ) + 6 * i;
-        const double* wl = rows->wLinear + 9 * body;
-        const double* wa = rows->wAngular + 9 * body;
+        const double* wl = p->wLinear + 9 * body;
+        const double* wa = p->wAngular + 9 * body;
         for ( int r = 0; r < 3; ++r )
         {
             diagonal += j[r] * ( wl[3 * r] * j[0] + wl[3 * r + 1] * j[1] + wl[3 * r + 2] * j[2] );
@@ -1276,7 +1274,7 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
             {
                 softB[i] += fmax( biasRate * rows.push[i], -CN_MAX_PUSH_SPEED );
                 // softness = A_ii / a2: Box2D's mass scale a2 / (1 + a2) and impulse scale 1 / (1 + a2)
-                softness[i] = cnRowDiagonal( &rows, (int)i ) / a2;
+                softness[i] = cnProblemRowDiagonal( &rows.problem, (int)i ) / a2;
                 soft = true;
             }
         }

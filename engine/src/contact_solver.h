@@ -45,6 +45,10 @@ typedef struct cnStepScratch cnStepScratch;
 // cn_statusOutOfMemory is the only failure.
 cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch );
 
+// A_ii = J_i W J_i^T of row i of an assembled problem (its bodies' W blocks; a row's two sides are
+// different bodies, or one and the ground)
+double cnProblemRowDiagonal( const cnSolverProblem* problem, int row );
+
 // Solver management (world.c calls these; world_solver.c).
 cnStatus cnInitWorldSolver( cnWorld* world, const cnSolverSettings* settings, char* message, int size );
 void cnDestroyWorldSolver( cnWorld* world );

@@ -63,8 +63,7 @@ static double cnGeometryMinExtent( const cnGeometry* geometry, cnVec3* center )
     }
 }
 
-// A shape's smallest extent and the centre of its core, shape frame.
-static double cnShapeMinExtent( const cnShape* shape, cnVec3* center )
+double cnShapeCore( const cnShape* shape, cnVec3* center )
 {
     double extent = cnGeometryMinExtent( &shape->geometry, center );
     if ( extent >= 0.0 )
@@ -97,8 +96,7 @@ double cnBodyMinExtent( const cnWorld* world, int row )
         const cnShape* shape = world->shapes + index;
         if ( shape->isSensor == false )
         {
-            cnVec3 center;
-            extent = fmin( extent, cnShapeMinExtent( shape, &center ) );
+            extent = fmin( extent, shape->coreRadius );
         }
     }
     return extent;
@@ -232,15 +230,14 @@ void cnSolveContinuous( cnWorld* world, const cnStepScratch* scratch )
             query.start = end;
             query.start.transform.p = cnSub( end.transform.p, translation );
 
-            cnVec3 coreCenter;
             cnGeometry coreGeometry;
             memset( &coreGeometry, 0, sizeof( coreGeometry ) );
             coreGeometry.type = cn_sphereShape;
-            coreGeometry.sphere.radius = CN_CONTINUOUS_CORE_FRACTION * cnShapeMinExtent( shape, &coreCenter );
+            coreGeometry.sphere.radius = CN_CONTINUOUS_CORE_FRACTION * shape->coreRadius;
             query.core.geometry = &coreGeometry;
             query.core.hull = NULL;
             query.core.transform.q = query.start.transform.q;
-            query.core.transform.p = cnTransformPoint( query.start.transform, coreCenter );
+            query.core.transform.p = cnTransformPoint( query.start.transform, shape->coreCenter );
 
             cnAABB endBox = cnComputeAABB( &end );
             cnAABB startBox = cnComputeAABB( &query.start );

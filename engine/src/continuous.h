@@ -33,12 +33,15 @@
 // body that does not turn, and ignores what turning alone sweeps (the tips of a fast-spinning long
 // rod). Dynamic-vs-dynamic and dynamic-vs-kinematic pairs are not swept: two fast bodies can still
 // pass through each other. Bodies held by a joint are not swept: putting one link back on its own
-// pulls its joints apart (the ragdoll's landing opened them 23.6 mm instead of 15.1 mm). With a contact margin of 0 no speculative contact can hold the body at
-// the safety distance; then only the core sweep acts and the body stops partly inside the wall,
-// where the solve pushes it out.
+// pulls its joints apart (the ragdoll's landing opened them 23.6 mm instead of 15.1 mm). With a contact
+// margin of 0 no speculative contact can hold the body at the safety distance; then only the core sweep acts
+// and the body stops partly inside the wall, where the solve pushes it out.
+
+#include "cairn/math.h"
 
 #include <stdbool.h>
 
+typedef struct cnShape cnShape;
 typedef struct cnWorld cnWorld;
 typedef struct cnStepScratch cnStepScratch;
 
@@ -60,3 +63,8 @@ void cnSolveContinuous( cnWorld* world, const cnStepScratch* scratch );
 
 // The smallest extent of a body's colliding shapes, m (CN_HUGE for a body with none).
 double cnBodyMinExtent( const cnWorld* world, int row );
+
+// A shape's smallest extent (its inner radius: a sphere's or capsule's radius, a box's smallest half
+// extent, a hull's distance from its vertex mean to its nearest face, CN_HUGE for a plane) and the
+// centre of that core sphere, shape frame. Computed when the geometry is set (cnShape.coreRadius).
+double cnShapeCore( const cnShape* shape, cnVec3* center );

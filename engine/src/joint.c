@@ -25,6 +25,7 @@
 
 #include "joint.h"
 
+#include "contact_solver.h"
 #include "core.h"
 #include "world.h"
 
@@ -606,19 +607,28 @@ static cnStatus cnCheckHingeDef( const void* d, char* message, int size )
                                def->maxMotorTorque, message, size );
 }
 
+// an axis joint's axis, limits and motor (hinge: angles and torque; prismatic: translations and
+// force, kept in the same fields)
+static void cnAxisProto( cnJoint* proto, cnVec3 axis, cnVec3 fallback, bool enableLimit, double lower,
+                         double upper, bool enableMotor, double speed, double load )
+{
+    proto->localAxisA = cnNormalizeOr( axis, fallback );
+    proto->enableLimit = enableLimit;
+    proto->lowerAngle = lower;
+    proto->upperAngle = upper;
+    proto->enableMotor = enableMotor;
+    proto->motorSpeed = speed;
+    proto->maxMotorTorque = load;
+}
+
 cnJointId cnCreateHingeJoint( cnWorldId worldId, const cnHingeJointDef* def )
 {
     cnJointCommon common = CN_COMMON_OF( def );
     cnJoint proto = cnJointProto( cn_hingeJoint );
     if ( def != NULL )
     {
-        proto.localAxisA = cnNormalizeOr( def->localAxisA, cnMakeVec3( 0.0, 0.0, 1.0 ) );
-        proto.enableLimit = def->enableLimit;
-        proto.lowerAngle = def->lowerAngle;
-        proto.upperAngle = def->upperAngle;
-        proto.enableMotor = def->enableMotor;
-        proto.motorSpeed = def->motorSpeed;
-        proto.maxMotorTorque = def->maxMotorTorque;
+        cnAxisProto( &proto, def->localAxisA, cnMakeVec3( 0.0, 0.0, 1.0 ), def->enableLimit, def->lowerAngle,
+                     def->upperAngle, def->enableMotor, def->motorSpeed, def->maxMotorTorque );
     }
     return cnCreateJoint( worldId, "cnCreateHingeJoint", "cnDefaultHingeJointDef", &common, &proto,
                           cnCheckHingeDef, def );
@@ -675,13 +685,9 @@ cnJointId cnCreatePrismaticJoint( cnWorldId worldId, const cnPrismaticJointDef* 
     cnJoint proto = cnJointProto( cn_prismaticJoint );
     if ( def != NULL )
     {
-        proto.localAxisA = cnNormalizeOr( def->localAxisA, cnMakeVec3( 1.0, 0.0, 0.0 ) );
-        proto.enableLimit = def->enableLimit;
-        proto.lowerAngle = def->lowerTranslation;
-        proto.upperAngle = def->upperTranslation;
-        proto.enableMotor = def->enableMotor;
-        proto.motorSpeed = def->motorSpeed;
-        proto.maxMotorTorque = def->maxMotorForce;
+        cnAxisProto( &proto, def->localAxisA, cnMakeVec3( 1.0, 0.0, 0.0 ), def->enableLimit,
+                     def->lowerTranslation, def->upperTranslation, def->enableMotor, def->motorSpeed,
+                     def->maxMotorForce );
     }
     return cnCreateJoint( worldId, "cnCreatePrismaticJoint", "cnDefaultPrismaticJointDef", &common, &proto,
                           cnCheckPrismaticDef, def );
@@ -1280,29 +1286,6 @@ typedef struct cnJointBuild
     double biasRate; // the soft pass's position correction, 1/s
 } cnJointBuild;
 
-// A_ii = J_i W J_i^T
-static double cnJointRowDiagonal( const cnSolverProblem* p, int i )
-{
-    double diagonal = 0.0;
-    for ( int side = 0; side < 2; ++side )
-    {
-        int body = side == 0 ? p->bodyA[i] : p->bodyB[i];
-        if ( body < 0 )
-        {
-            continue;
-        }
-        const double* j = ( side == 0 ? p->jacobianA : p->jacobianB ) + 6 * i;
-        const double* wl = p->wLinear + 9 * body;
-        const double* wa = p->wAngular + 9 * body;
-        for ( int r = 0; r < 3; ++r )
-        {
-            diagonal += j[r] * ( wl[3 * r] * j[0] + wl[3 * r + 1] * j[1] + wl[3 * r + 2] * j[2] );
-            diagonal += j[3 + r] * ( wa[3 * r] * j[3] + wa[3 * r + 1] * j[4] + wa[3 * r + 2] * j[5] );
-        }
-    }
-    return diagonal;
-}
-
 // The warm start of a row in `slot` along `direction`: the slot's impulse, or for the angular rows
 // across a hinge or of a fixed joint the last step's angular impulse projected on this direction.
 static double cnJointWarmStart( const cnJointBuild* jb, const cnJoint* joint, int slot, cnVec3 direction )
@@ -1570,7 +1553,7 @@ static void cnDistanceRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame
         jb->problem->b[i] += omega / a1 * ( length - joint->length );
         if ( jb->soft != NULL )
         {
-            double softness = cnJointRowDiagonal( jb->problem, i ) / a2;
+            double softness = cnProblemRowDiagonal( jb->problem, i ) / a2;
             jb->soft->springSoftness[i] = softness;
             jb->soft->softSoftness[i] = softness;
             jb->soft->springs = true;

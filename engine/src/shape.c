@@ -2,6 +2,7 @@
 // Shapes: the per-world shape pool, attaching shapes to bodies, the body's mass and default
 // mobility derived from its shapes, and the hidden sub-spheres of the multisphere baseline.
 
+#include "continuous.h"
 #include "core.h"
 #include "hull.h"
 #include "island.h"
@@ -353,6 +354,7 @@ static void cnPlaceSubSpheres( cnWorld* world, int index, int first, const cnGeo
         CN_ASSERT( k < count );
         cnShape* child = world->shapes + c;
         child->geometry = ( cnGeometry ){ .type = cn_sphereShape, .sphere = { radii[k] } };
+        child->coreRadius = cnShapeCore( child, &child->coreCenter );
         cnTransform offset = { centers[k], cn_quatIdentity };
         child->localPose = cnMulTransforms( parent->localPose, offset );
         child->material = parent->material;
@@ -442,11 +444,10 @@ static bool cnIsValidMaterial( cnMaterial m )
            m.restitution <= 1.0 && isfinite( m.density ) && m.density >= 0.0;
 }
 
-// the geometry as the shape stores it: hulls computed, planes normalized; the mass in the body frame
 // the geometry as the shape stores it: hulls computed (once, through the world's allocator),
 // planes normalized; the mass in the body frame
-static cnStatus cnPrepareGeometry( cnWorld* world, const cnShapeDef* def, const cnGeometry* geometry,
-                                   cnShape* shape, char* message, int size )
+static cnStatus cnPrepareGeometryData( cnWorld* world, const cnShapeDef* def, const cnGeometry* geometry,
+                                       cnShape* shape, char* message, int size )
 {
     shape->geometry = *geometry;
     shape->hull = NULL;
@@ -498,6 +499,18 @@ static cnStatus cnPrepareGeometry( cnWorld* world, const cnShapeDef* def, const 
     if ( status != cn_statusOk )
     {
         cnFormat( message, size, "mass properties could not be computed (%s)", cnStatusString( status ) );
+    }
+    return status;
+}
+
+// ... and its core for continuous collision
+static cnStatus cnPrepareGeometry( cnWorld* world, const cnShapeDef* def, const cnGeometry* geometry,
+                                   cnShape* shape, char* message, int size )
+{
+    cnStatus status = cnPrepareGeometryData( world, def, geometry, shape, message, size );
+    if ( status == cn_statusOk )
+    {
+        shape->coreRadius = cnShapeCore( shape, &shape->coreCenter );
     }
     return status;
 }

@@ -130,7 +130,11 @@ typedef struct cnShape
     bool enableHitEvents; // cnShapeDef.enableHitEvents
     void* userData;
     cnMassData mass; // body frame
-    int proxyKey;    // broadphase proxy, CN_NULL_INDEX for a shape that collides through sub-spheres
+    // the shape's smallest extent and the centre of the sphere of that radius inside it, shape
+    // frame: what continuous collision measures a body's motion against (cnShapeCore, continuous.c)
+    double coreRadius;
+    cnVec3 coreCenter;
+    int proxyKey; // broadphase proxy, CN_NULL_INDEX for a shape that collides through sub-spheres
     // Multisphere worlds (cnWorldDef.multisphere): an ellipsoid, capsule or torus collides as hidden
     // sphere shapes on the same body (its sub-spheres), listed from `firstChild` through their
     // `next`, not in the body's list; the parent keeps the mass and has no proxy. A sub-sphere has
