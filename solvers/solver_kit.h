@@ -231,6 +231,9 @@ typedef struct cnSweepHooks
     const double* frozenHigh;
     bool reference;
     bool relaxedCone;
+    // nullable, (groupCount): groups the sweep leaves alone (the joints' groups that the exact block
+    // of bilateral.h solves after each sweep); their impulses still count in lambdaEnergy
+    const bool* skipGroups;
 } cnSweepHooks;
 
 // What a sweep measured: sums over the rows it updated (a cone block's three rows too).
@@ -259,6 +262,7 @@ enum cnSweepParamIndex
     cn_sweepParamStagnationTolerance,
     cn_sweepParamDivergenceFactor,
     cn_sweepParamDeSaxce,
+    cn_sweepParamJoints,
     cn_sweepParamCount,
 };
 
@@ -269,6 +273,15 @@ enum
     cn_kernelReference = 1,
 };
 extern const char* const cn_kernelChoices[2];
+
+// The sweep solvers' "joints" parameter: the free rows of joints swept like every row, or after
+// every sweep solved exactly on their tree (bilateral.h).
+enum
+{
+    cn_jointsSweep = 0,
+    cn_jointsExact = 1,
+};
+extern const char* const cn_jointsChoices[2];
 
 // The sweep solver's loop: sweeps of `kind` with the hooks from the parameters until the budget,
 // a stopping rule or a failure ends it. Its own measure is the update energy of the last sweep,
@@ -323,7 +336,10 @@ cnSweepHooks cnSweepHooksFromParams( const cnSolverParam* table, int paramCount,
       2.0, 0.0, 1e300, cn_paramNumber, NULL, 0 },                                                             \
     { "de_saxce", "1: the exact Coulomb law (De Saxce's shift of the normal velocity by mu |w_t|); 0: the "   \
                   "relaxed cone complementarity problem (no shift), as Tasora and Anitescu's PGJ",           \
-      1.0, 0.0, 1.0, cn_paramToggle, NULL, 0 }
+      1.0, 0.0, 1.0, cn_paramToggle, NULL, 0 },                                                               \
+    { "joints", "sweep: the joints' free rows swept like every row; exact: after every sweep, solved "          \
+                "exactly on their tree of bodies (loops: block by block)",                                     \
+      1.0, 0.0, 1.0, cn_paramChoice, cn_jointsChoices, 2 }
 // clang-format on
 
 // ---- the ReLCP recursion (recursion.c) -------------------------------------------------------------

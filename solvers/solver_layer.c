@@ -6,6 +6,7 @@
 #include "solver_layer.h"
 
 #include "arena.h"
+#include "bilateral.h"
 #include "core.h"
 #include "solver_kit.h"
 
@@ -519,4 +520,30 @@ cnStatus cnRunSolver( const cnSolverVTable* solver, const double* params, cnSolv
         }
     }
     return status;
+}
+
+int cnLayerSolveBilateral( const cnSolverProblem* problem, cnArena* arena, int rounds, double* lambda,
+                           double* deltaVelocity )
+{
+    memset( lambda, 0, (size_t)problem->rowCount * sizeof( double ) );
+    memset( deltaVelocity, 0, 6 * (size_t)problem->bodyCount * sizeof( double ) );
+    cnScratch scratch = { .arena = arena };
+    cnBilateral bilateral;
+    if ( cnBilateralBuild( problem, &scratch, &bilateral ) == false )
+    {
+        cnScratchRelease( &scratch );
+        return -1;
+    }
+    if ( bilateral.unitCount > 0 )
+    {
+        cnBilateralFactor( &bilateral, problem );
+        int passes = bilateral.treeCount < bilateral.unitCount && rounds > 1 ? rounds : 1;
+        for ( int pass = 0; pass < passes; ++pass )
+        {
+            cnBilateralStep( &bilateral, problem, lambda, deltaVelocity, NULL );
+        }
+    }
+    int rows = bilateral.rowCount;
+    cnScratchRelease( &scratch );
+    return rows;
 }

@@ -43,3 +43,13 @@ typedef struct cnLayerOptions
 void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params,
                    const cnSolverBudget* budget, cnSolverProblem* problem, cnSolverSolution* solution,
                    cnArena* arena, const cnLayerOptions* options, cnSolverStats* stats );
+
+// The exact solution of the problem's free bilateral rows alone (the equality rows of joints,
+// cn_groupBilateral rows with infinite bounds, in groups whose rows share their bodies and move at
+// least one; every other row's impulse 0): (J W J^T + S) lambda = -b on them, by the tree
+// factorisation of bilateral.h, then up to `rounds` passes in all when some units close loops
+// (their blocks one after another, block Gauss-Seidel). lambda (rowCount) and deltaVelocity
+// (bodyCount x 6, W J^T lambda) are written. Returns the rows solved (0 when there are none), -1
+// when memory ran out.
+int cnLayerSolveBilateral( const cnSolverProblem* problem, cnArena* arena, int rounds, double* lambda,
+                           double* deltaVelocity );

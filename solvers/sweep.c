@@ -24,7 +24,13 @@
 // solver_kit.h at cnSweepHooks): its three w at the current velocities, one step of De Saxce's
 // shifted velocity (or the unshifted one of the relaxed cone problem), the projection on the cone.
 // The branch is taken per group, so the pyramid rows keep their arithmetic bit for bit.
+//
+// With the parameter joints = exact (the default), the joints' free rows (bilateral.h) are not
+// swept: after each sweep of the other rows they are solved exactly, all at once, on their tree
+// of bodies, from the velocities the sweep left (block Gauss-Seidel with the joints as one block).
+// Problems without such rows sweep as before, bit for bit.
 
+#include "bilateral.h"
 #include "core.h"
 #include "solver_kit.h"
 
@@ -32,6 +38,7 @@
 #include <string.h>
 
 const char* const cn_kernelChoices[2] = { "fast", "reference" };
+const char* const cn_jointsChoices[2] = { "sweep", "exact" };
 
 // ---- the fast Gauss-Seidel kernel ---------------------------------------------------------------
 
@@ -353,6 +360,16 @@ CN_KERNEL void cnSweepGroup( const cnSolverProblem* problem, const cnPrepared* p
     }
 }
 
+// a group the sweep leaves to the exact joint block: its impulses count in the sweep's size
+static inline void cnSkippedGroup( const cnPrepared* prepared, const cnRowGroup* group, const double* lambda,
+                                   cnSweepResult* result )
+{
+    for ( int i = group->firstRow; i < group->firstRow + group->rowCount; ++i )
+    {
+        result->lambdaEnergy += prepared->diagonal[i] * lambda[i] * lambda[i];
+    }
+}
+
 // Every group, with `flags` telling softness and hooks apart (constant in each caller's copy).
 CN_KERNEL void cnSweepGroups( const cnSolverProblem* problem, const cnPrepared* prepared,
                               const cnSweepHooks* hooks, double* lambda, double* velocity, int flags,
@@ -362,6 +379,11 @@ CN_KERNEL void cnSweepGroups( const cnSolverProblem* problem, const cnPrepared* 
     for ( int g = 0; g < problem->groupCount; ++g )
     {
         const cnRowGroup* group = problem->groups + g;
+        if ( hooks->skipGroups != NULL && hooks->skipGroups[g] )
+        {
+            cnSkippedGroup( prepared, group, lambda, result );
+            continue;
+        }
         int a = problem->bodyA[group->firstRow];
         int b = problem->bodyB[group->firstRow];
         if ( a >= 0 && b >= 0 && a != b )
@@ -521,6 +543,11 @@ static void cnSweepReference( const cnSolverProblem* problem, const cnPrepared* 
     for ( int g = 0; g < problem->groupCount; ++g )
     {
         const cnRowGroup* group = problem->groups + g;
+        if ( hooks->skipGroups != NULL && hooks->skipGroups[g] )
+        {
+            cnSkippedGroup( prepared, group, lambda, result );
+            continue;
+        }
         if ( cnIsConeGroup( group ) )
         {
             cnReferenceConeGroup( problem, prepared, hooks, group, lambda, lambda, velocity, true, result );
@@ -552,6 +579,16 @@ static void cnSweepJacobi( const cnSolverProblem* problem, const cnPrepared* pre
     for ( int g = 0; g < problem->groupCount; ++g )
     {
         const cnRowGroup* group = problem->groups + g;
+        if ( hooks->skipGroups != NULL && hooks->skipGroups[g] )
+        {
+            // Jacobi writes every row: the skipped ones keep their previous impulses
+            for ( int i = group->firstRow; i < group->firstRow + group->rowCount; ++i )
+            {
+                lambda[i] = previous[i];
+            }
+            cnSkippedGroup( prepared, group, lambda, result );
+            continue;
+        }
         if ( cnIsConeGroup( group ) )
         {
             cnReferenceConeGroup( problem, prepared, hooks, group, previous, lambda, velocity, false,
@@ -672,6 +709,23 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
         cnScratchRelease( &scratch );
         return;
     }
+    // the joints' free rows solved exactly after every sweep (bilateral.h)
+    cnBilateral bilateral = { 0 };
+    bool exactJoints =
+        paramCount > cn_sweepParamJoints &&
+        (int)cnSolverParamValue( table, paramCount, params, cn_sweepParamJoints ) == cn_jointsExact;
+    if ( exactJoints && cnBilateralBuild( problem, &scratch, &bilateral ) == false )
+    {
+        cnScratchRelease( &scratch );
+        return;
+    }
+    if ( bilateral.unitCount > 0 )
+    {
+        cnBilateralFactor( &bilateral, problem );
+        // the sweeps leave the groups the block solves alone (block Gauss-Seidel: the other rows
+        // swept, then the joints' free rows in one exact solve)
+        hooks.skipGroups = bilateral.factored ? bilateral.wholeGroup : NULL;
+    }
     cnCopyDoubles( initial, lambda, n );
     cnComputeVelocity( problem, prepared, lambda, velocity );
     if ( history )
@@ -693,6 +747,11 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
             cnCopyDoubles( previous, lambda, n );
         }
         cnSweepResult sweep = cnSweep( problem, prepared, kind, &hooks, lambda, velocity, previous );
+        if ( bilateral.unitCount > 0 && sweep.finite )
+        {
+            sweep.updateEnergy += cnBilateralStep( &bilateral, problem, lambda, velocity, NULL );
+            sweep.finite = isfinite( sweep.updateEnergy );
+        }
         if ( sweep.finite == false )
         {
             // overflow: back to where the solve started

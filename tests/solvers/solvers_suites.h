@@ -17,6 +17,7 @@ Suite* cntSweepsSuite( void );
 Suite* cntReferenceSuite( void );
 Suite* cntSolverContractSuite( void );
 Suite* cntBbpgdSuite( void );
+Suite* cntBilateralSuite( void );
 
 // A problem with its own storage. Matrix-free: bodies with W blocks and a free velocity v* each,
 // rows through cntAddRow (a row and its one-row group) / cntAddContact (a contact group), then

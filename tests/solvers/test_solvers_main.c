@@ -5,7 +5,8 @@
 int main( void )
 {
     static cntSuiteFcn* const suites[] = {
-        cntKitSuite, cntSweepsSuite, cntReferenceSuite, cntSolverContractSuite, cntBbpgdSuite,
+        cntKitSuite,   cntSweepsSuite,    cntReferenceSuite, cntSolverContractSuite,
+        cntBbpgdSuite, cntBilateralSuite,
     };
     return cntRunSuites( suites, (int)( sizeof( suites ) / sizeof( suites[0] ) ) );
 }
