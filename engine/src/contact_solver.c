@@ -1509,6 +1509,203 @@ static cnStatus cnCorrectPositions( cnWorld* world, double timeStep, cnStepScrat
     return cn_statusOk;
 }
 
+// Joint projection: at most this many Newton steps a substep, until every equality row's error is
+// at most the tolerance (m, or rad for angular rows); a row's error is taken as at most the largest
+// correction (m or rad) in one Newton step, so that a joint created far apart closes over several
+// steps.
+#define CN_PROJECTION_ITERATIONS 4
+#define CN_PROJECTION_TOLERANCE  1e-8
+#define CN_PROJECTION_MAX        0.05
+// passes over the units that close loops (bilateral.h) within one Newton step
+#define CN_PROJECTION_LOOP_ROUNDS 8
+
+// a row the projection holds at C = 0: an equality row, or a limit it made one (motors and springs
+// are not built in this pass)
+static bool cnIsEqualityRow( const cnSolverProblem* p, int i )
+{
+    return p->lower[i] == -(double)INFINITY && p->upper[i] == (double)INFINITY;
+}
+
+// Hold the limit rows (one-sided normal groups of one row, marked in `limit`) at C = 0 like
+// equality rows where `value` (their position error C, or their J v) is below zero: a limit the move
+// carried past, or one at its bound that the velocities push further. The others stay one-sided,
+// outside the projection.
+static void cnActivateLimits( cnSolverProblem* p, const bool* limit, const double* value )
+{
+    for ( int g = 0; g < p->groupCount; ++g )
+    {
+        cnRowGroup* group = p->groups + g;
+        int i = group->firstRow;
+        if ( limit[i] )
+        {
+            bool active = value[i] < 0.0;
+            group->kind = (uint8_t)( active ? cn_groupBilateral : cn_groupNormal );
+            p->lower[i] = active ? -(double)INFINITY : 0.0;
+            p->upper[i] = (double)INFINITY;
+        }
+    }
+}
+
+// The joints' rows at the current poses (cn_jointPassProjection: b = C / dt) in `rows`, with room
+// for `delta`; false when out of memory. rows->bodyCount 0: nothing to project.
+static bool cnProjectionRows( cnWorld* world, double timeStep, cnContactRows* rows, double** delta )
+{
+    cnBodyStore* bodies = &world->bodies;
+    int capacity = cnJointRowBound( world );
+    *delta = cnArenaAlloc( &world->arena,
+                           6 * (size_t)( bodies->count > 0 ? bodies->count : 1 ) * sizeof( double ), 16 );
+    if ( *delta == NULL || cnAllocRows( &world->arena, rows, bodies->count, capacity, capacity ) == false )
+    {
+        return false;
+    }
+    rows->problem.timeStep = timeStep;
+    rows->problem.dynamics = world->def.dynamics;
+    cnPrepareBodies( world, rows );
+    if ( rows->bodyCount > 0 )
+    {
+        cnAppendJointRows( world, &rows->problem, rows->solverIndex, rows->lambda, timeStep,
+                           cn_jointPassProjection, false, NULL );
+    }
+    return true;
+}
+
+cnStatus cnProjectJoints( cnWorld* world, double timeStep )
+{
+    if ( world->jointCount == 0 || world->def.dynamics != cn_dynamicsInertial ||
+         world->def.enableJointProjection == false )
+    {
+        return cn_statusOk;
+    }
+    cnArena* arena = &world->arena;
+    cnBodyStore* bodies = &world->bodies;
+    cnContactRows rows;
+    double* delta;
+    // each row's C / h at the final poses (before the cap)
+    size_t rowBound = (size_t)cnJointRowBound( world ) + 1;
+    double* position = cnArenaAlloc( arena, rowBound * sizeof( double ), 16 );
+    bool* limit = cnArenaAlloc( arena, rowBound * sizeof( bool ), 16 ); // the limit rows
+    if ( position == NULL || limit == NULL )
+    {
+        return cn_statusOutOfMemory;
+    }
+    for ( int iteration = 0; iteration <= CN_PROJECTION_ITERATIONS; ++iteration )
+    {
+        if ( cnProjectionRows( world, timeStep, &rows, &delta ) == false )
+        {
+            return cn_statusOutOfMemory;
+        }
+        if ( rows.bodyCount == 0 )
+        {
+            return cn_statusOk;
+        }
+        // limits carried past their bound join the equality rows; the worst error of those rows,
+        // each capped at the largest correction
+        cnSolverProblem* p = &rows.problem;
+        cnCopyDoubles( position, p->b, p->rowCount );
+        for ( int g = 0; g < p->groupCount; ++g )
+        {
+            limit[p->groups[g].firstRow] = p->groups[g].kind == cn_groupNormal;
+            for ( int i = p->groups[g].firstRow + 1; i < p->groups[g].firstRow + p->groups[g].rowCount; ++i )
+            {
+                limit[i] = false;
+            }
+        }
+        cnActivateLimits( p, limit, p->b );
+        double worst = 0.0;
+        double cap = CN_PROJECTION_MAX / timeStep;
+        for ( int i = 0; i < p->rowCount; ++i )
+        {
+            if ( cnIsEqualityRow( p, i ) )
+            {
+                worst = fmax( worst, fabs( p->b[i] ) * timeStep );
+                p->b[i] = fmin( fmax( p->b[i], -cap ), cap );
+            }
+        }
+        if ( worst <= CN_PROJECTION_TOLERANCE || iteration == CN_PROJECTION_ITERATIONS )
+        {
+            break;
+        }
+        int solved =
+            cnLayerSolveBilateral( &rows.problem, arena, CN_PROJECTION_LOOP_ROUNDS, rows.lambda, delta );
+        if ( solved < 0 )
+        {
+            return cn_statusOutOfMemory;
+        }
+        if ( solved == 0 )
+        {
+            break;
+        }
+        // move each body by the pseudo-velocity for one substep; velocities are kept
+        for ( int k = 0; k < rows.bodyCount; ++k )
+        {
+            int row = rows.rowOf[k];
+            const double* u = delta + 6 * k;
+            cnVec3 center;
+            cnTransform pose = cnAdvanceBody( bodies, row, cnMakeVec3( u[0], u[1], u[2] ),
+                                              cnMakeVec3( u[3], u[4], u[5] ), timeStep, &center );
+            if ( cnIsFiniteVec3( center ) && cnIsFiniteQuat( pose.q ) )
+            {
+                bodies->center[row] = center;
+                bodies->transform[row] = pose;
+            }
+        }
+        world->report.projectionIterations += 1;
+    }
+
+    // the velocities: the mass-weighted least change that makes every equality row's J v zero
+    // (never adds kinetic energy), at the rows of the final poses; with them the limits at their
+    // bound (C within the tolerance) that the velocities would carry past it
+    cnSolverProblem* p = &rows.problem;
+    double fastest = 0.0; // the largest |J v| of an equality row
+    for ( int i = 0; i < p->rowCount; ++i )
+    {
+        double v = 0.0;
+        int sides[2] = { p->bodyA[i], p->bodyB[i] };
+        const double* jacobians[2] = { p->jacobianA + 6 * i, p->jacobianB + 6 * i };
+        for ( int side = 0; side < 2; ++side )
+        {
+            if ( sides[side] >= 0 )
+            {
+                int row = rows.rowOf[sides[side]];
+                const double* j = jacobians[side];
+                v += cnDot( cnMakeVec3( j[0], j[1], j[2] ), bodies->linearVelocity[row] ) +
+                     cnDot( cnMakeVec3( j[3], j[4], j[5] ), bodies->angularVelocity[row] );
+            }
+        }
+        p->b[i] = v;
+        // a limit away from its bound stays out (a positive value)
+        position[i] = position[i] * timeStep <= CN_PROJECTION_TOLERANCE ? v : 1.0;
+    }
+    cnActivateLimits( p, limit, position );
+    for ( int i = 0; i < p->rowCount; ++i )
+    {
+        fastest = cnIsEqualityRow( p, i ) ? fmax( fastest, fabs( p->b[i] ) ) : fastest;
+    }
+    // rows that would drift less than the tolerance in a substep are left as they are
+    if ( fastest * timeStep <= CN_PROJECTION_TOLERANCE )
+    {
+        return cn_statusOk;
+    }
+    int solved = cnLayerSolveBilateral( p, arena, CN_PROJECTION_LOOP_ROUNDS, rows.lambda, delta );
+    if ( solved < 0 )
+    {
+        return cn_statusOutOfMemory;
+    }
+    for ( int k = 0; k < rows.bodyCount && solved > 0; ++k )
+    {
+        int row = rows.rowOf[k];
+        const double* u = delta + 6 * k;
+        cnVec3 linear = cnAdd( bodies->linearVelocity[row], cnMakeVec3( u[0], u[1], u[2] ) );
+        cnVec3 angular = cnAdd( bodies->angularVelocity[row], cnMakeVec3( u[3], u[4], u[5] ) );
+        if ( cnIsFiniteVec3( linear ) && cnIsFiniteVec3( angular ) )
+        {
+            bodies->linearVelocity[row] = linear;
+            bodies->angularVelocity[row] = angular;
+        }
+    }
+    return cn_statusOk;
+}
+
 cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch )
 {
     world->report.recursionOverlap = (double)NAN;

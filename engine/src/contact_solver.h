@@ -45,6 +45,13 @@ typedef struct cnStepScratch cnStepScratch;
 // cn_statusOutOfMemory is the only failure.
 cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch );
 
+// Joint projection (cnWorldDef.enableJointProjection; inertial worlds): after a substep's positions
+// moved, bring the bodies back onto their joints' equality constraints (post-stabilisation, Cline
+// and Pai 2003): Newton steps on the positions, each the mass-weighted least change that removes
+// the linearised error, J W J^T lambda = -C, solved exactly (cnLayerSolveBilateral). Velocities are
+// left as they are. cn_statusOutOfMemory is the only failure.
+cnStatus cnProjectJoints( cnWorld* world, double timeStep );
+
 // A_ii = J_i W J_i^T of row i of an assembled problem (its bodies' W blocks; a row's two sides are
 // different bodies, or one and the ground)
 double cnProblemRowDiagonal( const cnSolverProblem* problem, int row );

@@ -95,6 +95,29 @@ int cnWorld_GetJoints( cnWorldId worldId, cnJointId* jointIds, int capacity )
     return count;
 }
 
+cnStatus cnWorld_EnableJointProjection( cnWorldId worldId, bool enable )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( world->locked )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnWorld_EnableJointProjection: called from inside cnWorld_Step" );
+        return cn_statusWorldLocked;
+    }
+    world->def.enableJointProjection = enable;
+    return cn_statusOk;
+}
+
+bool cnWorld_IsJointProjectionEnabled( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL && world->def.enableJointProjection;
+}
+
 // the pose of a body slot's row
 static int cnRowOfSlot( const cnWorld* world, int slot )
 {
@@ -1333,20 +1356,24 @@ static int cnJointAddRow( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* 
     p->lower[i] = lower;
     p->upper[i] = upper;
     double v = 0.0;
-    if ( ra >= 0 )
+    bool moving = jb->pass != cn_jointPassProjection;
+    if ( ra >= 0 && moving )
     {
         v += cnDot( cnMakeVec3( ja[0], ja[1], ja[2] ), bodies->linearVelocity[ra] ) +
              cnDot( angularA, bodies->angularVelocity[ra] );
     }
-    if ( rb >= 0 )
+    if ( rb >= 0 && moving )
     {
         v += cnDot( l, bodies->linearVelocity[rb] ) + cnDot( angularB, bodies->angularVelocity[rb] );
     }
     p->b[i] = v;
     cnVec3 direction = cnSlotIsAngular( joint, slot ) ? g : l;
     jb->lambda[i] = cnJointWarmStart( jb, joint, slot, direction );
-    joint->direction[slot] = direction;
-    joint->rowSlot[joint->rowCount++] = (uint8_t)slot;
+    if ( jb->pass != cn_jointPassProjection )
+    {
+        joint->direction[slot] = direction;
+        joint->rowSlot[joint->rowCount++] = (uint8_t)slot;
+    }
     if ( jb->soft != NULL )
     {
         jb->soft->softBias[i] = 0.0;
@@ -1437,7 +1464,7 @@ static bool cnHingeRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* f
         cnJointLimit( jb, i, joint->upperAngle - angle );
         cnJointGroup( jb, i, cn_groupNormal );
     }
-    if ( joint->enableMotor && jb->pass != cn_jointPassPosition )
+    if ( joint->enableMotor && jb->pass != cn_jointPassPosition && jb->pass != cn_jointPassProjection )
     {
         if ( bounded == false )
         {
@@ -1491,7 +1518,7 @@ static bool cnPrismaticRows( cnJointBuild* jb, cnJoint* joint, const cnJointFram
         cnJointLimit( jb, i, joint->upperAngle - translation );
         cnJointGroup( jb, i, cn_groupNormal );
     }
-    if ( joint->enableMotor && jb->pass != cn_jointPassPosition )
+    if ( joint->enableMotor && jb->pass != cn_jointPassPosition && jb->pass != cn_jointPassProjection )
     {
         if ( bounded == false )
         {
@@ -1603,14 +1630,17 @@ void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* sol
         {
             continue;
         }
-        joint->rowCount = 0;
-        joint->firstRow = problem->rowCount;
+        if ( pass != cn_jointPassProjection )
+        {
+            joint->rowCount = 0;
+            joint->firstRow = problem->rowCount;
+        }
         cnJointFrame f = cnMakeJointFrame( world, joint );
         // no solved body: two non-dynamic ones, or a sleeping one (island.c) and a static one; its
         // impulses stay for the warm start when the bodies wake (firstRow -1: nothing to store)
         if ( solverIndex[f.rowA] < 0 && solverIndex[f.rowB] < 0 )
         {
-            joint->firstRow = -1;
+            joint->firstRow = pass != cn_jointPassProjection ? -1 : joint->firstRow;
             continue;
         }
         if ( bilateral == false )

@@ -81,6 +81,10 @@ typedef enum cnJointPass
     // inertial world with the split impulse, where motors and springs are left out)
     cn_jointPassPositional = 1,
     cn_jointPassPosition = 2,
+    // the joints' position error alone, b = C / dt (no velocities, motors or springs): the rows of
+    // the projection after the positions moved (cnProjectJoints); the joints keep the directions
+    // and rows of the velocity pass (warm starts, reported forces)
+    cn_jointPassProjection = 3,
 } cnJointPass;
 
 // Rows and groups the world's joints may add to one problem (an upper bound).

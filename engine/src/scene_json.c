@@ -2282,7 +2282,8 @@ static const char* const cn_worldKeys[] = { "gravity",
                                             "contact_overlap_tolerance",
                                             "multisphere",
                                             "hit_event_threshold",
-                                            "continuous" };
+                                            "continuous",
+                                            "joint_projection" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance", "params" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2698,6 +2699,16 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
     {
         cnPushKey( L, "continuous" );
         if ( cnCheckBool( L, continuous, &def->enableContinuous ) == false )
+        {
+            return false;
+        }
+        cnPop( L );
+    }
+    const cJSON* projection = cnMember( L, item, "joint_projection", false );
+    if ( projection != NULL )
+    {
+        cnPushKey( L, "joint_projection" );
+        if ( cnCheckBool( L, projection, &def->enableJointProjection ) == false )
         {
             return false;
         }

@@ -23,6 +23,7 @@ cnWorldDef cnDefaultWorldDef( void )
     def.aabbMargin = 0.1;
     def.enableSleep = false;
     def.enableContinuous = true;
+    def.enableJointProjection = true;
     def.hitEventThreshold = 1.0;
     memcpy( def.solver.name, "pgs", 4 );
     def.solver.iterations = 10;

@@ -792,6 +792,17 @@ static cnStatus cnSubstep( cnWorld* world, double h, bool final, cnStepReport* r
     cnIntegratePositions( world, h, &scratch );
     report->integrateMs += cnGetMilliseconds( ticks );
 
+    // 7a the joints' position error the move left, projected away (contact_solver.c)
+    ticks = cnGetTicks();
+    cnStatus projected = cnProjectJoints( world, h );
+    report->solveMs += cnGetMilliseconds( ticks );
+    if ( projected != cn_statusOk )
+    {
+        // the step goes on with the joints as the solve left them
+        cnLogWorld( world, cn_logError, projected, "cnWorld_Step: joint projection skipped: %s",
+                    cnStatusString( projected ) );
+    }
+
     // 7b continuous collision: a fast body goes back to just short of the first static shape it
     // would have crossed (continuous.c), before the next substep collides and the step's end
     // refreshes the broadphase boxes and runs the sensors

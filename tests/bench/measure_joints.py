@@ -240,10 +240,23 @@ def chain_rows(cairn):
     second row at its own iteration budget for the solvers whose unit is not a sweep."""
     rows = []
     for name, default, unit, caps in solver_info(cairn):
-        rows.append((name, name, (), unit))
+        rows.append((name, name, NO_PROJECTION, unit))
+        if name == "pgs":
+            rows.append(("pgs, joints=sweep", name, NO_PROJECTION + ("--param", "joints=sweep"), unit))
         if unit != "sweeps" and default is not None:
-            rows.append(("%s, iterations=%d" % (name, default), name, ("--param", "iterations=%d" % default), unit))
+            rows.append(("%s, iterations=%d" % (name, default), name,
+                         NO_PROJECTION + ("--param", "iterations=%d" % default), unit))
+    rows.insert(0, (DEFAULTS_LABEL, "pgs", (), "sweeps"))
     return rows
+
+
+# the chain tables compare what each solver does by itself: the world's joint projection off
+NO_PROJECTION = ("--set", "world.joint_projection=false")
+DEFAULTS_LABEL = "pgs, defaults (joint projection on)"
+
+
+def has_param(extra):
+    return "--param" in extra
 
 
 def fmt(x, digits=3):
@@ -345,13 +358,18 @@ def measure_chain(cairn, repeats, out):
         print("chain50_heavy", label, best.get("_summary", best.get("stderr", "")), file=sys.stderr)
     pgs_cpu = next(r["_cpu_summary"] for label, s, e, u, r, _ in rows if label == "pgs" and not r.get("failed"))
     out.append("## joint_chain50_heavy at rest: every solver, 600 steps (10 s at 1/60 s)\n")
-    at10 = [lb for lb, s, e, u, r, _ in rows if not e and u != "sweeps" and not r.get("failed")
+    at10 = [lb for lb, s, e, u, r, _ in rows if not has_param(e) and u != "sweeps" and not r.get("failed")
             and r.get("solver_params", {}).get("iterations") == 10]
-    kept = [lb for lb, s, e, u, r, _ in rows if not e and u != "sweeps" and not r.get("failed")
+    kept = [lb for lb, s, e, u, r, _ in rows if not has_param(e) and u != "sweeps" and not r.get("failed")
             and r.get("solver_params", {}).get("iterations") != 10]
     out.append("The peers' chain50_ratio100 (../shared/peers.md, section 4a): 50 capsule links (radius 0.1 m, "
                "segment 0.5 m, pitch 0.7 m) hanging at rest from a static pivot at z = 40 m on ball joints, "
                "the last link 100 times denser; no contacts are expected. "
+               "**Every row but the first runs with the world's joint projection off** "
+               "(`--set world.joint_projection=false`), so that the error is the solver's own; the first row is "
+               "the engine's defaults (pgs, projection on). The sweep solvers (pgs, psor, pgj, amgs) solve the "
+               "joints' free rows exactly after every sweep (`joints=exact`, their default); the row `pgs, "
+               "joints=sweep` is plain PGS, every row swept. "
                "`cairn run assets/scenes/joint_chain50_heavy.json --steps 600 --solver NAME` swaps the solver "
                "but keeps the scene's iteration limit (docs/cli.md), here pgs's default of 10, with every other "
                "parameter at the solver's default; the **iteration limit** column is what each run used (the "
@@ -439,7 +457,8 @@ def measure_swing(cairn, sample, out):
     tilt = ("--set", "world.gravity=[0.5,0,-9.81]")
     out.append("## joint_chain50_heavy swinging: every solver, %d steps (50 s)\n" % steps)
     out.append("The same chain with gravity tilted 0.5 m/s^2 sideways (`--set world.gravity=[0.5,0,-9.81]`), so "
-               "that it swings from rest, the 100:1 end link leading; the rows as above. **max kinetic energy**: the "
+               "that it swings from rest, the 100:1 end link leading; the rows (and the joint projection off in "
+               "all but the first) as above. **max kinetic energy**: the "
                "largest of the trace (every step). **max joint error**: the largest anchor separation over the 50 "
                "joints, sampled every %d steps (%d samples). One run each; cpu is the full run's. For scale: the "
                "chain's potential energy relative to hanging along the tilted gravity is %s J when it starts, so "
@@ -657,12 +676,25 @@ def measure_other(cairn, name, steps, sample, dense, out, door=False):
     return full, res
 
 
+# what each part of the joints' treatment does: (label, options)
+VARIANTS = (
+    ("defaults", ()),
+    ("--param joints=sweep", ("--param", "joints=sweep")),
+    ("--set world.joint_projection=false", NO_PROJECTION),
+    ("--set world.joint_projection=false --param joints=sweep", NO_PROJECTION + ("--param", "joints=sweep")),
+    ("--set world.joint_projection=false --param joints=sweep --set world.substeps=8",
+     NO_PROJECTION + ("--param", "joints=sweep", "--set", "world.substeps=8")),
+)
+
+
 def measure_substeps(cairn, steps, sample, dense, defaults, out):
-    """joint_ragdoll and joint_bridge at the default substeps (the runs above), 4 and 8 substeps and 30 sweeps."""
-    out.append("## joint_ragdoll and joint_bridge: what getting closer to 1 mm costs\n")
-    out.append("The two scenes above again with more substeps (`--set world.substeps=N`, the scene key of "
-               "docs/scene-format.md; the default is 2 for an inertial world) and with 30 sweeps instead of 10 "
-               "(`--param iterations=30`), %d steps each, errors sampled as above (every step to step %d, every %d "
+    """joint_ragdoll and joint_bridge at the defaults (the runs above) and with each part turned off."""
+    out.append("## joint_ragdoll and joint_bridge: what each part does\n")
+    out.append("The two scenes above again with the joint projection off (`--set world.joint_projection=false`: "
+               "the position error is left to the velocity solve's soft correction), with plain PGS sweeps on "
+               "the joints' rows (`--param joints=sweep`: no exact solve of the free rows after each sweep), "
+               "both off (the engine before the exact rows and the projection), and that with 8 substeps (the default is 2 for "
+               "an inertial world), %d steps each, errors sampled as above (every step to step %d, every %d "
                "steps after). **cpu ratio**: CPU per step over the default run's.\n" % (steps, dense, sample))
     out.append("| scene | options | substeps | max joint error over the run (mm) | at step | error at the end (mm) | hinge limit overshoot, max (mrad) | cpu ms/step | cpu ratio | warnings (steps) |")
     out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -671,12 +703,9 @@ def measure_substeps(cairn, steps, sample, dense, defaults, out):
         path = os.path.join(SCENES, name + ".json")
         scene = Scene(path)
         base = defaults.get(name)
-        variants = [("defaults", (), base)]
-        for n in (4, 8):
-            variants.append(("--set world.substeps=%d" % n, ("--set", "world.substeps=%d" % n), None))
-        variants.append(("--param iterations=30", ("--param", "iterations=30"), None))
         base_cpu = None
-        for label, extra, got in variants:
+        for label, extra in VARIANTS:
+            got = base if label == "defaults" else None
             full, res = got if got else sampled_run(cairn, scene, path, steps, sample, dense, extra)
             if full.get("failed") or res is None:
                 out.append("| %s | %s | | run failed (exit %s) | | | | | | |" % (name, label, full.get("rc")))
@@ -695,16 +724,14 @@ def measure_substeps(cairn, steps, sample, dense, defaults, out):
     out.append("")
     for name in ("joint_ragdoll", "joint_bridge"):
         parts = []
-        for label in ("defaults", "--set world.substeps=4", "--set world.substeps=8", "--param iterations=30"):
+        for label, _ in VARIANTS:
             v = summary.get((name, label))
             if v:
-                parts.append("%s %s mm%s" % (label.replace("--set world.", "").replace("--param ", ""),
-                                             fmt(v[0] * 1e3), "" if label == "defaults" else " (%.1f x the CPU)" % v[2]))
-        under = [label for label in ("--set world.substeps=4", "--set world.substeps=8", "--param iterations=30")
-                 if summary.get((name, label)) and summary[(name, label)][0] < 1e-3]
-        out.append("- %s, largest joint error over the run: %s; %s." % (
-            name, ", ".join(parts),
-            "under 1 mm with " + ", ".join(u.split(" ", 1)[1] for u in under) if under else "none of these is under 1 mm"))
+                parts.append("%s: %s mm%s" % (label, fmt(v[0] * 1e3),
+                                              "" if label == "defaults" else " (%.2f x the CPU)" % v[2]))
+        under = [label for label, _ in VARIANTS if summary.get((name, label)) and summary[(name, label)][0] < 1e-3]
+        out.append("- %s, largest joint error over the run: %s; under 1 mm: %s." % (
+            name, "; ".join(parts), ", ".join(under) if under else "none"))
     out.append("")
 
 

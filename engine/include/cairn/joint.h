@@ -187,6 +187,13 @@ CN_API int cnWorld_GetJointCount( cnWorldId worldId );
 /// invalid world or a NULL array).
 CN_API int cnWorld_GetJoints( cnWorldId worldId, cnJointId* jointIds, int capacity );
 
+/// Turn the joint projection on or off (cnWorldDef.enableJointProjection: after each substep the
+/// bodies are put back onto their joints' equality constraints). Between steps;
+/// cn_statusWorldLocked (logged) from inside cnWorld_Step, cn_statusInvalidId for an invalid id.
+CN_API cnStatus cnWorld_EnableJointProjection( cnWorldId worldId, bool enable );
+/// False for an invalid id.
+CN_API bool cnWorld_IsJointProjectionEnabled( cnWorldId worldId );
+
 /// Getters; zero values for an invalid id.
 CN_API cnJointType cnJoint_GetType( cnJointId jointId );
 CN_API cnBodyId cnJoint_GetBodyA( cnJointId jointId );
