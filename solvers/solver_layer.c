@@ -543,7 +543,7 @@ int cnLayerSolveBilateral( const cnSolverProblem* problem, cnArena* arena, int r
             cnBilateralStep( &bilateral, problem, lambda, deltaVelocity, NULL );
         }
     }
-    int rows = bilateral.rowCount;
+    int rows = bilateral.factored ? bilateral.rowCount : 0; // a failed factor solves nothing
     cnScratchRelease( &scratch );
     return rows;
 }

@@ -1217,7 +1217,7 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
         memset( jointSoft.springSoftness, 0, capacity * sizeof( double ) );
         cnAppendJointRows( world, problem, rows.solverIndex, rows.lambda, timeStep,
                            overdamped ? cn_jointPassPositional : cn_jointPassSoft, warmStart,
-                           overdamped ? NULL : &jointSoft );
+                           overdamped ? NULL : &jointSoft, NULL );
         for ( int i = jointFirst; i < problem->rowCount; ++i )
         {
             rows.contact[i] = -1;
@@ -1467,7 +1467,7 @@ static cnStatus cnCorrectPositions( cnWorld* world, double timeStep, cnStepScrat
     cnPrepareContacts( world, &rows, timeStep, scratch, false, false, true, 0.0 );
     int jointFirst = rows.problem.rowCount;
     cnAppendJointRows( world, &rows.problem, rows.solverIndex, rows.lambda, timeStep, cn_jointPassPosition,
-                       false, NULL );
+                       false, NULL, NULL );
     for ( int i = jointFirst; i < rows.problem.rowCount; ++i )
     {
         rows.contact[i] = -1;
@@ -1546,9 +1546,11 @@ static void cnActivateLimits( cnSolverProblem* p, const bool* limit, const doubl
     }
 }
 
-// The joints' rows at the current poses (cn_jointPassProjection: b = C / dt) in `rows`, with room
-// for `delta`; false when out of memory. rows->bodyCount 0: nothing to project.
-static bool cnProjectionRows( cnWorld* world, double timeStep, cnContactRows* rows, double** delta )
+// The joints' rows at the current poses (cn_jointPassProjection: b = C / dt) in `rows`, their J v
+// in `rowVelocity` (room for cnJointRowBound), with room for `delta`; false when out of memory.
+// rows->bodyCount 0: nothing to project.
+static bool cnProjectionRows( cnWorld* world, double timeStep, cnContactRows* rows, double** delta,
+                              double* rowVelocity )
 {
     cnBodyStore* bodies = &world->bodies;
     int capacity = cnJointRowBound( world );
@@ -1564,7 +1566,7 @@ static bool cnProjectionRows( cnWorld* world, double timeStep, cnContactRows* ro
     if ( rows->bodyCount > 0 )
     {
         cnAppendJointRows( world, &rows->problem, rows->solverIndex, rows->lambda, timeStep,
-                           cn_jointPassProjection, false, NULL );
+                           cn_jointPassProjection, false, NULL, rowVelocity );
     }
     return true;
 }
@@ -1583,14 +1585,15 @@ cnStatus cnProjectJoints( cnWorld* world, double timeStep )
     // each row's C / h at the final poses (before the cap)
     size_t rowBound = (size_t)cnJointRowBound( world ) + 1;
     double* position = cnArenaAlloc( arena, rowBound * sizeof( double ), 16 );
-    bool* limit = cnArenaAlloc( arena, rowBound * sizeof( bool ), 16 ); // the limit rows
-    if ( position == NULL || limit == NULL )
+    double* velocity = cnArenaAlloc( arena, rowBound * sizeof( double ), 16 ); // each row's J v
+    bool* limit = cnArenaAlloc( arena, rowBound * sizeof( bool ), 16 );        // the limit rows
+    if ( position == NULL || velocity == NULL || limit == NULL )
     {
         return cn_statusOutOfMemory;
     }
     for ( int iteration = 0; iteration <= CN_PROJECTION_ITERATIONS; ++iteration )
     {
-        if ( cnProjectionRows( world, timeStep, &rows, &delta ) == false )
+        if ( cnProjectionRows( world, timeStep, &rows, &delta, velocity ) == false )
         {
             return cn_statusOutOfMemory;
         }
@@ -1635,7 +1638,7 @@ cnStatus cnProjectJoints( cnWorld* world, double timeStep )
         {
             break;
         }
-        // move each body by the pseudo-velocity for one substep; velocities are kept
+        // move each body by the pseudo-velocity for one substep (its velocity is not changed here)
         for ( int k = 0; k < rows.bodyCount; ++k )
         {
             int row = rows.rowOf[k];
@@ -1659,22 +1662,10 @@ cnStatus cnProjectJoints( cnWorld* world, double timeStep )
     double fastest = 0.0; // the largest |J v| of an equality row
     for ( int i = 0; i < p->rowCount; ++i )
     {
-        double v = 0.0;
-        int sides[2] = { p->bodyA[i], p->bodyB[i] };
-        const double* jacobians[2] = { p->jacobianA + 6 * i, p->jacobianB + 6 * i };
-        for ( int side = 0; side < 2; ++side )
-        {
-            if ( sides[side] >= 0 )
-            {
-                int row = rows.rowOf[sides[side]];
-                const double* j = jacobians[side];
-                v += cnDot( cnMakeVec3( j[0], j[1], j[2] ), bodies->linearVelocity[row] ) +
-                     cnDot( cnMakeVec3( j[3], j[4], j[5] ), bodies->angularVelocity[row] );
-            }
-        }
-        p->b[i] = v;
+        // (a kinematic body's velocity counts: a joint to a moving platform follows it)
+        p->b[i] = velocity[i];
         // a limit away from its bound stays out (a positive value)
-        position[i] = position[i] * timeStep <= CN_PROJECTION_TOLERANCE ? v : 1.0;
+        position[i] = position[i] * timeStep <= CN_PROJECTION_TOLERANCE ? velocity[i] : 1.0;
     }
     cnActivateLimits( p, limit, position );
     for ( int i = 0; i < p->rowCount; ++i )

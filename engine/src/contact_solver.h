@@ -48,8 +48,9 @@ cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratc
 // Joint projection (cnWorldDef.enableJointProjection; inertial worlds): after a substep's positions
 // moved, bring the bodies back onto their joints' equality constraints (post-stabilisation, Cline
 // and Pai 2003): Newton steps on the positions, each the mass-weighted least change that removes
-// the linearised error, J W J^T lambda = -C, solved exactly (cnLayerSolveBilateral). Velocities are
-// left as they are. cn_statusOutOfMemory is the only failure.
+// the linearised error, J W J^T lambda = -C, solved exactly (cnLayerSolveBilateral); then the
+// velocities' least change that zeroes those rows' J v (kinematic bodies' motion included). Limits
+// carried past their bound join both as equalities. cn_statusOutOfMemory is the only failure.
 cnStatus cnProjectJoints( cnWorld* world, double timeStep );
 
 // A_ii = J_i W J_i^T of row i of an assembled problem (its bodies' W blocks; a row's two sides are

@@ -1306,7 +1306,8 @@ typedef struct cnJointBuild
     cnJointPass pass;
     bool warmStart;
     cnJointSoft* soft;
-    double biasRate; // the soft pass's position correction, 1/s
+    double* rowVelocity; // nullable: each row's J v
+    double biasRate;     // the soft pass's position correction, 1/s
 } cnJointBuild;
 
 // The warm start of a row in `slot` along `direction`: the slot's impulse, or for the angular rows
@@ -1356,17 +1357,21 @@ static int cnJointAddRow( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* 
     p->lower[i] = lower;
     p->upper[i] = upper;
     double v = 0.0;
-    bool moving = jb->pass != cn_jointPassProjection;
-    if ( ra >= 0 && moving )
+    if ( ra >= 0 )
     {
         v += cnDot( cnMakeVec3( ja[0], ja[1], ja[2] ), bodies->linearVelocity[ra] ) +
              cnDot( angularA, bodies->angularVelocity[ra] );
     }
-    if ( rb >= 0 && moving )
+    if ( rb >= 0 )
     {
         v += cnDot( l, bodies->linearVelocity[rb] ) + cnDot( angularB, bodies->angularVelocity[rb] );
     }
-    p->b[i] = v;
+    // the projection's rows hold the position error alone; their J v goes to rowVelocity
+    p->b[i] = jb->pass == cn_jointPassProjection ? 0.0 : v;
+    if ( jb->rowVelocity != NULL )
+    {
+        jb->rowVelocity[i] = v;
+    }
     cnVec3 direction = cnSlotIsAngular( joint, slot ) ? g : l;
     jb->lambda[i] = cnJointWarmStart( jb, joint, slot, direction );
     if ( jb->pass != cn_jointPassProjection )
@@ -1599,7 +1604,8 @@ static void cnDistanceRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame
 }
 
 void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* solverIndex, double* lambda,
-                        double timeStep, cnJointPass pass, bool warmStart, cnJointSoft* soft )
+                        double timeStep, cnJointPass pass, bool warmStart, cnJointSoft* soft,
+                        double* rowVelocity )
 {
     if ( world->jointCount == 0 )
     {
@@ -1620,6 +1626,7 @@ void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* sol
         .pass = pass,
         .warmStart = warmStart,
         .soft = soft,
+        .rowVelocity = rowVelocity,
         .biasRate = omega / a1,
     };
     bool dropped = false;

@@ -81,7 +81,7 @@ typedef enum cnJointPass
     // inertial world with the split impulse, where motors and springs are left out)
     cn_jointPassPositional = 1,
     cn_jointPassPosition = 2,
-    // the joints' position error alone, b = C / dt (no velocities, motors or springs): the rows of
+    // the joints' position error alone, b = C / dt (no velocities in b, no motors or springs): the rows of
     // the projection after the positions moved (cnProjectJoints); the joints keep the directions
     // and rows of the velocity pass (warm starts, reported forces)
     cn_jointPassProjection = 3,
@@ -92,10 +92,12 @@ int cnJointRowBound( const cnWorld* world );
 
 // Append every joint's rows to `problem` (its bodies and W blocks prepared: `solverIndex` maps body
 // rows to solver indices). `lambda` gets the warm start when `warmStart`; `soft` (nullable for
-// the positional passes) the soft-pass data, zeroed by the caller. Rows the solver cannot take are
-// left out and raise cn_warnJointsDropped.
+// the positional passes) the soft-pass data, zeroed by the caller; `rowVelocity` (nullable) each
+// row's J v at the bodies' current velocities, kinematic bodies included. Rows the solver cannot
+// take are left out and raise cn_warnJointsDropped.
 void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* solverIndex, double* lambda,
-                        double timeStep, cnJointPass pass, bool warmStart, cnJointSoft* soft );
+                        double timeStep, cnJointPass pass, bool warmStart, cnJointSoft* soft,
+                        double* rowVelocity );
 
 // Stiffen the W blocks of bodies that joints hold under load (an inertial world's velocity
 // problem): each joint end adds h^2 |f| |r| to its body's inertia about every axis, with f the

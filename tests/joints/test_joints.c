@@ -742,6 +742,43 @@ START_TEST( test_projection_switch )
 }
 END_TEST
 
+// A box hanging on a ball joint from a kinematic platform that moves at 1 m/s, no gravity, the box
+// moving with it from the start: it is carried along at the platform's velocity, without turning,
+// with its joint closed. The velocity projection sees the
+// platform's motion (it did not at first, and zeroed the box's velocity on every substep while
+// the position projection dragged it along).
+START_TEST( test_projection_follows_kinematic )
+{
+    cnWorldId world = cntMakeWorld( cn_vec3Zero );
+    cnBodyDef platformDef = cnDefaultBodyDef();
+    platformDef.type = cn_kinematicBody;
+    platformDef.linearVelocity = cnMakeVec3( 1.0, 0.0, 0.0 );
+    cnBodyId platform = cnCreateBody( world, &platformDef );
+    cnBodyId box = cntBoxBody( world, cnMakeVec3( 0.0, 0.0, -0.5 ), cnMakeVec3( 0.1, 0.1, 0.1 ), 1000.0 );
+    cnBallJointDef def = cnDefaultBallJointDef();
+    def.bodyA = platform;
+    def.bodyB = box;
+    def.localAnchorB = cnMakeVec3( 0.0, 0.0, 0.5 );
+    cnJointId joint = cnCreateBallJoint( world, &def );
+    cnBody_SetLinearVelocity( box, cnMakeVec3( 1.0, 0.0, 0.0 ) ); // moving with it: no jerk, no swing
+    double worst = 0.0;
+    for ( int step = 0; step < 120; ++step )
+    {
+        ck_assert_int_eq( cnWorld_Step( world, CNT_DT ), cn_statusOk );
+        worst = fmax( worst, cnJoint_GetConstraintError( joint ) );
+    }
+    cnVec3 v = cnBody_GetLinearVelocity( box );
+    printf(
+        "box on a kinematic platform at 1 m/s: velocity (%.6f, %.3g, %.3g) m/s, x %.4f m (platform %.4f), "
+        "largest joint error %.3g m\n",
+        v.x, v.y, v.z, cnBody_GetPosition( box ).x, cnBody_GetPosition( platform ).x, worst );
+    CNT_ASSERT_ABS( v.x, 1.0, 1e-6 );
+    ck_assert_double_lt( fabs( v.y ) + fabs( v.z ), 1e-6 );
+    ck_assert_double_lt( worst, 1e-8 );
+    cnDestroyWorld( world );
+}
+END_TEST
+
 // A closed ring of six capsules on ball joints, two of its links held by a pair of ball joints each
 // (redundant rows merged into one unit), dropped on the ground: the last joint of the ring closes a
 // loop among dynamic bodies, which the tree cannot take, and is solved block by block. Every
@@ -1318,6 +1355,7 @@ static Suite* cntJointSuite( void )
     tcase_add_test( physics, test_projection_keeps_momentum );
     tcase_add_test( physics, test_closed_ring_holds );
     tcase_add_test( physics, test_projection_switch );
+    tcase_add_test( physics, test_projection_follows_kinematic );
     suite_add_tcase( suite, physics );
     TCase* api = tcase_create( "api" );
     tcase_add_test( api, test_destroy_body_destroys_joints );
