@@ -28,8 +28,10 @@ trace (every step) and the largest joint error sampled every --swing-sample step
 joint_ragdoll, joint_bridge, joint_door: the default solver (pgs), 2000 steps; the errors "over the
 run" are sampled at every step up to --dense and every --sample steps after, by re-running the scene
 for that many steps (the runs are deterministic, so the state after k steps of a k-step run is the
-state after step k of the long run). The ragdoll and the bridge are run again at 4 and 8 substeps
-(`--set world.substeps=N`) and at 30 sweeps, to show what getting closer to 1 mm costs.
+state after step k of the long run). The ragdoll and the bridge are run again with each part of the
+joints' treatment off (the joint projection, the sweep solvers' exact joint rows, both, and both with
+8 substeps), to show what each part does and costs. The chain tables run every solver with the joint
+projection off, so that the error is the solver's own, plus one row at the engine's defaults.
 """
 
 import argparse
