@@ -4,7 +4,9 @@
 // Physics: a pendulum on a ball joint (period against the physical pendulum's, anchor error), a
 // door on a motored hinge (the motor's target speed; the torque limit's acceleration), a bar
 // resting on a hinge limit, a welded cantilever, a distance spring's frequency, a 20-link chain of
-// capsules hanging. Each prints its numbers.
+// capsules hanging; the ragdoll and bridge scenes held within 1 mm at every step, and the joint
+// projection's own checks (momentum and energy, a closed ring, the switch, a kinematic platform).
+// Each prints its numbers.
 
 #include "test_support.h"
 
