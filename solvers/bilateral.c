@@ -3,6 +3,8 @@
 
 #include "bilateral.h"
 
+#include "core.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,16 +45,6 @@ static int cnCompareOrder( const void* x, const void* y )
     const cnCandidate* p = x;
     const cnCandidate* q = y;
     return p->order < q->order ? -1 : p->order > q->order;
-}
-
-static int cnFindRoot( int* parent, int i )
-{
-    while ( parent[i] != i )
-    {
-        parent[i] = parent[parent[i]];
-        i = parent[i];
-    }
-    return i;
 }
 
 // the body of a unit other than `body` (-1 for a pendant's missing side)
@@ -234,8 +226,8 @@ bool cnBilateralBuild( const cnSolverProblem* problem, cnScratch* scratch, cnBil
         bool tree = true;
         if ( c->b >= 0 )
         {
-            int ra = cnFindRoot( parent, c->a );
-            int rb = cnFindRoot( parent, c->b );
+            int ra = cnUnionFindRoot( parent, c->a );
+            int rb = cnUnionFindRoot( parent, c->b );
             tree = ra != rb;
             parent[ra] = rb;
         }
@@ -435,24 +427,6 @@ bool cnBilateralBuild( const cnSolverProblem* problem, cnScratch* scratch, cnBil
 
 // ---- factor -----------------------------------------------------------------------------------------
 
-// J . W J^T of two rows on one unit body each: 6 terms
-static inline double cnDot6( const double* a, const double* b )
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
-// W J^T of one side into out (6): the 3x3 blocks of W on the linear and angular parts
-static void cnSideWj( const cnSolverProblem* problem, int body, const double* j, double* out )
-{
-    const double* wl = problem->wLinear + 9 * (size_t)body;
-    const double* wa = problem->wAngular + 9 * (size_t)body;
-    for ( int r = 0; r < 3; ++r )
-    {
-        out[r] = wl[3 * r] * j[0] + wl[3 * r + 1] * j[1] + wl[3 * r + 2] * j[2];
-        out[3 + r] = wa[3 * r] * j[3] + wa[3 * r + 1] * j[4] + wa[3 * r + 2] * j[5];
-    }
-}
-
 // the index (0, 1) of `body` among a unit's bodies
 static inline int cnSideOf( const cnBilateralUnit* unit, int body )
 {
@@ -533,7 +507,7 @@ void cnBilateralFactor( cnBilateral* bl, const cnSolverProblem* problem )
                 const double* source = problem->bodyA[i] == body ? problem->jacobianA + 6 * (size_t)i
                                                                  : problem->jacobianB + 6 * (size_t)i;
                 memcpy( j + 6 * k, source, 6 * sizeof( double ) );
-                cnSideWj( problem, body, source, w + 6 * k );
+                cnApplyW( problem, body, source, w + 6 * k );
             }
         }
     }

@@ -228,25 +228,6 @@ bool cnValidateProblem( const cnSolverProblem* problem, const char** why )
 // ---- row products -------------------------------------------------------------------------------
 
 // out = M x for a row-major 3x3 block
-static inline void cnMul33( const double* m, const double* x, double* out )
-{
-    out[0] = m[0] * x[0] + m[1] * x[1] + m[2] * x[2];
-    out[1] = m[3] * x[0] + m[4] * x[1] + m[5] * x[2];
-    out[2] = m[6] * x[0] + m[7] * x[1] + m[8] * x[2];
-}
-
-static inline double cnDot6( const double* a, const double* b )
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
-}
-
-// out = W_body j (6 numbers: linear block on j[0..2], angular block on j[3..5])
-static inline void cnApplyW( const cnSolverProblem* problem, int body, const double* j, double* out )
-{
-    cnMul33( problem->wLinear + 9 * body, j, out );
-    cnMul33( problem->wAngular + 9 * body, j + 3, out + 3 );
-}
-
 // out = W_body^T j
 static void cnApplyWTranspose( const cnSolverProblem* problem, int body, const double* j, double* out )
 {

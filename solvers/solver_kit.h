@@ -92,6 +92,24 @@ void cnRefreshPrepared( const cnSolverProblem* problem, cnPrepared* prepared );
 
 // ---- products ---------------------------------------------------------------------------------------
 
+// a . b of two 6-vectors (one body's part of a row's J against a velocity, or against W J^T)
+static inline double cnDot6( const double* a, const double* b )
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3] + a[4] * b[4] + a[5] * b[5];
+}
+
+// out = W_body j: the body's linear 3x3 block of W on j[0..2], its angular block on j[3..5]
+static inline void cnApplyW( const cnSolverProblem* problem, int body, const double* j, double* out )
+{
+    const double* l = problem->wLinear + 9 * body;
+    const double* a = problem->wAngular + 9 * body;
+    for ( int r = 0; r < 3; ++r )
+    {
+        out[r] = l[3 * r] * j[0] + l[3 * r + 1] * j[1] + l[3 * r + 2] * j[2];
+        out[3 + r] = a[3 * r] * j[3] + a[3 * r + 1] * j[4] + a[3 * r + 2] * j[5];
+    }
+}
+
 // The textbook row products the reference sweep uses: J_i . velocity summed in row order, and
 // velocity += W J_i^T delta with W applied as its 3x3 blocks.
 double cnRowVelocity( const cnSolverProblem* problem, int row, const double* velocity );

@@ -118,6 +118,18 @@ bool cnReserve( const cnAllocator* allocator, void** array, int* capacity, int n
     return true;
 }
 
+bool cnAppendItem( const cnAllocator* allocator, void** array, int* count, int* capacity, int minimum,
+                   const void* element, size_t elementSize )
+{
+    if ( cnReserve( allocator, array, capacity, *count + 1, minimum, elementSize ) == false )
+    {
+        return false;
+    }
+    memcpy( (char*)*array + (size_t)*count * elementSize, element, elementSize );
+    *count += 1;
+    return true;
+}
+
 void* cnAllocArray( const cnAllocator* allocator, size_t count, size_t size )
 {
     if ( count == 0 || size == 0 || count > SIZE_MAX / size )

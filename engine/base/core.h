@@ -41,6 +41,23 @@ void* cnRealloc( const cnAllocator* allocator, void* memory, size_t oldSize, siz
 bool cnReserve( const cnAllocator* allocator, void** array, int* capacity, int needed, int minimum,
                 size_t elementSize );
 
+// Append a copy of `element` to a growable array of *count elements (grown as cnReserve does).
+// False when out of memory; the array and the count are then unchanged.
+bool cnAppendItem( const cnAllocator* allocator, void** array, int* count, int* capacity, int minimum,
+                   const void* element, size_t elementSize );
+
+// The root of element i in a union-find forest held in `parent` (a root is its own parent), with
+// path halving; the caller's union decides which root wins.
+static inline int cnUnionFindRoot( int* parent, int i )
+{
+    while ( parent[i] != i )
+    {
+        parent[i] = parent[parent[i]];
+        i = parent[i];
+    }
+    return i;
+}
+
 // Allocate a zeroed array of `count` elements of `size` bytes (aligned to 16); NULL on overflow.
 void* cnAllocArray( const cnAllocator* allocator, size_t count, size_t size );
 

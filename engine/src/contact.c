@@ -171,14 +171,9 @@ static bool cnPushEvent( cnWorld* world, cnContactEvent** events, int* count, in
                          cnContactEvent event )
 {
     void* block = *events;
-    if ( cnReserve( &world->allocator, &block, capacity, *count + 1, 64, sizeof( cnContactEvent ) ) == false )
-    {
-        return false;
-    }
+    bool pushed = cnAppendItem( &world->allocator, &block, count, capacity, 64, &event, sizeof( event ) );
     *events = block;
-    ( *events )[*count] = event;
-    *count += 1;
-    return true;
+    return pushed;
 }
 
 // a contact whose shapes are still the ones it was made for
@@ -715,28 +710,19 @@ bool cnPushHitEvent( cnWorld* world, const cnContactHitEvent* event )
 {
     cnContactSet* set = &world->contacts;
     void* block = set->hitEvents;
-    if ( cnReserve( &world->allocator, &block, &set->hitCapacity, set->hitCount + 1, 16,
-                    sizeof( cnContactHitEvent ) ) == false )
-    {
-        return false;
-    }
+    bool pushed = cnAppendItem( &world->allocator, &block, &set->hitCount, &set->hitCapacity, 16, event,
+                                sizeof( *event ) );
     set->hitEvents = block;
-    set->hitEvents[set->hitCount++] = *event;
-    return true;
+    return pushed;
 }
 
 static bool cnPushSensorEvent( cnWorld* world, cnSensorEvent** events, int* count, int* capacity,
                                cnSensorEvent event )
 {
     void* block = *events;
-    if ( cnReserve( &world->allocator, &block, capacity, *count + 1, 16, sizeof( cnSensorEvent ) ) == false )
-    {
-        return false;
-    }
+    bool pushed = cnAppendItem( &world->allocator, &block, count, capacity, 16, &event, sizeof( event ) );
     *events = block;
-    ( *events )[*count] = event;
-    *count += 1;
-    return true;
+    return pushed;
 }
 
 static cnSensorEvent cnMakeSensorEvent( const cnWorld* world, const cnSensor* sensor,
@@ -777,16 +763,12 @@ const cnSensor* cnFindSensor( const cnWorld* world, int shapeIndex )
 bool cnAddSensor( cnWorld* world, int shapeIndex )
 {
     cnContactSet* set = &world->contacts;
+    cnSensor sensor = { shapeIndex, world->shapes[shapeIndex].generation, NULL, 0, 0 };
     void* block = set->sensors;
-    if ( cnReserve( &world->allocator, &block, &set->sensorCapacity, set->sensorCount + 1, 8,
-                    sizeof( cnSensor ) ) == false )
-    {
-        return false;
-    }
+    bool added = cnAppendItem( &world->allocator, &block, &set->sensorCount, &set->sensorCapacity, 8, &sensor,
+                               sizeof( sensor ) );
     set->sensors = block;
-    set->sensors[set->sensorCount++] =
-        ( cnSensor ){ shapeIndex, world->shapes[shapeIndex].generation, NULL, 0, 0 };
-    return true;
+    return added;
 }
 
 void cnRemoveSensor( cnWorld* world, int shapeIndex )
@@ -844,16 +826,16 @@ static bool cnSensorQueryFcn( int proxyKey, int shapeIndex, void* context )
     {
         return true;
     }
+    cnSensorVisitor candidate = { owner, visitor->generation };
     void* block = set->candidates;
-    if ( cnReserve( &world->allocator, &block, &set->candidateCapacity, set->candidateCount + 1, 16,
-                    sizeof( cnSensorVisitor ) ) == false )
+    bool added = cnAppendItem( &world->allocator, &block, &set->candidateCount, &set->candidateCapacity, 16,
+                               &candidate, sizeof( candidate ) );
+    set->candidates = block;
+    if ( added == false )
     {
         query->full = true;
-        return false;
     }
-    set->candidates = block;
-    set->candidates[set->candidateCount++] = ( cnSensorVisitor ){ owner, visitor->generation };
-    return true;
+    return added;
 }
 
 // the shapes sensor `sensor` overlaps now, sorted, into set->candidates[0, candidateCount)

@@ -10,17 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-// union-find over body rows: path halving; the smaller row is the root, so the islands and their
-// order do not depend on the order of the edges
-static int cnFindRoot( int* parent, int row )
-{
-    while ( parent[row] != row )
-    {
-        parent[row] = parent[parent[row]];
-        row = parent[row];
-    }
-    return row;
-}
+// union-find over body rows (cnUnionFindRoot): the smaller row is the root, so the islands and
+// their order do not depend on the order of the edges
 
 static bool cnIsAwakeDynamic( const cnBodyStore* b, int row )
 {
@@ -224,8 +215,8 @@ void cnIslandAddEdge( cnWorld* world, int rowA, int rowB )
     bool awakeB = cnIsAwakeDynamic( b, rowB );
     if ( awakeA && awakeB )
     {
-        int rootA = cnFindRoot( parent, rowA );
-        int rootB = cnFindRoot( parent, rowB );
+        int rootA = cnUnionFindRoot( parent, rowA );
+        int rootB = cnUnionFindRoot( parent, rowB );
         if ( rootA < rootB )
         {
             parent[rootB] = rootA;
@@ -325,7 +316,7 @@ bool cnUpdateIslands( cnWorld* world, double timeStep )
         {
             if ( cnIsAwakeDynamic( b, row ) )
             {
-                int root = cnFindRoot( parent, row );
+                int root = cnUnionFindRoot( parent, row );
                 restTime[root] = fmin( restTime[root], b->sleepTime[row] );
                 islands += root == row ? 1 : 0;
             }
@@ -337,7 +328,7 @@ bool cnUpdateIslands( cnWorld* world, double timeStep )
             {
                 continue;
             }
-            int root = cnFindRoot( parent, row );
+            int root = cnUnionFindRoot( parent, row );
             if ( restTime[root] < CN_TIME_TO_SLEEP )
             {
                 continue;
@@ -388,7 +379,7 @@ bool cnSleepIslandOf( cnWorld* world, int row )
     }
     cnLinkIslands( world, parent );
     bool ok = true;
-    int root = cnFindRoot( parent, row );
+    int root = cnUnionFindRoot( parent, row );
     int island = cnAllocateSleepIsland( world );
     if ( island == CN_NULL_INDEX )
     {
@@ -396,7 +387,7 @@ bool cnSleepIslandOf( cnWorld* world, int row )
     }
     for ( int other = 0; other < n && ok; ++other )
     {
-        if ( cnIsAwakeDynamic( b, other ) && cnFindRoot( parent, other ) == root )
+        if ( cnIsAwakeDynamic( b, other ) && cnUnionFindRoot( parent, other ) == root )
         {
             cnPutToSleep( world, other, island );
         }
