@@ -4,6 +4,7 @@
 #include <cjson/cJSON.h>
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -282,6 +283,14 @@ static bool AddDump( cJSON* report, const ProblemDump* dump )
            AddNumber( object, "step_relax_iterations", (double)dump->stepRelaxIterations );
 }
 
+// the world's state hash as 16 hex digits (a string: JSON numbers cannot hold 64 bits)
+static bool AddStateHash( cJSON* report, cnWorldId worldId )
+{
+    char hex[17];
+    snprintf( hex, sizeof( hex ), "%016" PRIx64, cnWorld_GetStateHash( worldId ) );
+    return cJSON_AddStringToObject( report, "state_hash", hex ) != NULL;
+}
+
 static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
 {
     cJSON* report = cJSON_CreateObject();
@@ -306,7 +315,8 @@ static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
         AddNumber( report, "contacts_max", (double)result->contactsMax ) &&
         AddNumber( report, "max_penetration", result->maxPenetration ) &&
         AddNumber( report, "substeps", (double)result->substeps ) &&
-        AddNumber( report, "awake_bodies", (double)result->awakeFinal ) &&
+        AddNumber( report, "threads", (double)cnWorld_GetDef( worldId ).workerCount ) &&
+        AddStateHash( report, worldId ) && AddNumber( report, "awake_bodies", (double)result->awakeFinal ) &&
         AddNumber( report, "sleeping_bodies", (double)result->sleepingFinal ) &&
         AddNumber( report, "islands", (double)result->islandsFinal ) &&
         AddNumber( report, "sleeping_islands", (double)result->sleepingIslandsFinal ) &&

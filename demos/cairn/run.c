@@ -54,6 +54,8 @@ void PrintRunUsage( FILE* stream )
              "options:\n"
              "  --steps N          number of steps (default %d)\n"
              "  --dt S             time step in seconds; the same as --set world.dt=S\n"
+             "  --threads N        workers for the parallel stages (1 to 64; the same bits for\n"
+             "                     any N); the same as --set world.threads=N\n"
              "  --solver NAME      swap the world's solver to NAME (cairn solvers lists them)\n"
              "  --param NAME=VALUE set a parameter of the world's solver after the load and\n"
              "                     --solver, e.g. --param iterations=20 --param kernel=reference\n"
@@ -188,6 +190,23 @@ static int ParseRunOptions( int argc, char** argv, RunOptions* options )
                 UsageError( "--steps expects a non-negative integer, got '%s'", value );
                 return exitUsage;
             }
+        }
+        else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--threads", &value ) ) == 1 )
+        {
+            char* end = NULL;
+            long count = strtol( value, &end, 10 );
+            if ( end == value || *end != '\0' || count < 1 || count > CN_MAX_WORKERS )
+            {
+                UsageError( "--threads expects an integer from 1 to %d, got '%s'", CN_MAX_WORKERS, value );
+                return exitUsage;
+            }
+            char* override = CopyString( "world.threads=", value );
+            if ( override == NULL )
+            {
+                fprintf( stderr, "cairn run: out of memory\n" );
+                return exitFailure;
+            }
+            options->overrides[options->overrideCount++] = override;
         }
         else if ( match == 0 && ( match = MatchOption( argc, argv, &i, "--dt", &value ) ) == 1 )
         {

@@ -41,6 +41,7 @@ void cnDestroyContactSet( cnWorld* world )
     cnDestroyBroadPhase( &set->broadPhase );
     cnFree( allocator, set->contacts, (size_t)set->capacity * sizeof( cnContact ) );
     cnFree( allocator, set->spare, (size_t)set->spareCapacity * sizeof( cnContact ) );
+    cnFree( allocator, set->collided, (size_t)set->collidedCapacity );
     cnFree( allocator, set->beginEvents, (size_t)set->beginCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->endEvents, (size_t)set->endCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->ownerTouches, (size_t)set->ownerTouchCapacity * sizeof( cnOwnerTouch ) );
@@ -337,6 +338,73 @@ void cnClearContactEvents( cnWorld* world )
     world->contacts.sensorEndCount = 0;
 }
 
+// contacts a worker of the narrowphase takes at a time
+#define CN_COLLIDE_RANGE 16
+
+// what the narrowphase did to a contact (cnContactSet.collided)
+enum
+{
+    cn_collideKept = 0, // both bodies still (static or sleeping): the manifold kept
+    cn_collideOk,
+    cn_collideUnsupported,
+    cn_collideNonFinite,
+};
+
+static bool cnBothStill( const cnBodyStore* b, int rowA, int rowB )
+{
+    bool stillA = b->type[rowA] == cn_staticBody || cnIsBodyAsleep( b, rowA );
+    bool stillB = b->type[rowB] == cn_staticBody || cnIsBodyAsleep( b, rowB );
+    return stillA && stillB;
+}
+
+// One contact's pair function at the current poses, its points in feature-id order and its
+// impulses matched to them. Touches nothing but the contact, so contacts run in parallel.
+static uint8_t cnCollideContact( const cnWorld* world, cnContact* contact )
+{
+    cnManifold previous = contact->manifold;
+    double oldNormal[CN_MAX_MANIFOLD_POINTS];
+    cnVec3 oldTangent[CN_MAX_MANIFOLD_POINTS];
+    memcpy( oldNormal, contact->normalImpulse, sizeof( oldNormal ) );
+    memcpy( oldTangent, contact->tangentImpulse, sizeof( oldTangent ) );
+
+    cnCollisionShape a = cnPlaceShape( world, contact->shapeA );
+    cnCollisionShape bShape = cnPlaceShape( world, contact->shapeB );
+    cnStatus status = cnCollide( &a, &bShape, world->def.contactMargin,
+                                 previous.pointCount > 0 ? &previous : NULL, &contact->manifold );
+    // points in feature-id order: the solver meets them in the same order every step
+    cnManifold* m = &contact->manifold;
+    for ( int k = 1; k < m->pointCount; ++k )
+    {
+        cnManifoldPoint point = m->points[k];
+        int j = k - 1;
+        while ( j >= 0 && m->points[j].id > point.id )
+        {
+            m->points[j + 1] = m->points[j];
+            j -= 1;
+        }
+        m->points[j + 1] = point;
+    }
+    cnMatchImpulses( contact, &previous, oldNormal, oldTangent );
+    return status == cn_statusUnsupported ? cn_collideUnsupported
+           : status == cn_statusNonFinite ? cn_collideNonFinite
+                                          : cn_collideOk;
+}
+
+static void cnCollideTask( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    const cnWorld* world = context;
+    cnContactSet* set = (cnContactSet*)&world->contacts;
+    for ( int i = start; i < end; ++i )
+    {
+        cnContact* contact = set->contacts + i;
+        int rowA = world->slots[world->shapes[contact->shapeA].bodySlot].row;
+        int rowB = world->slots[world->shapes[contact->shapeB].bodySlot].row;
+        set->collided[i] =
+            cnBothStill( &world->bodies, rowA, rowB ) ? cn_collideKept : cnCollideContact( world, contact );
+    }
+}
+
 cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
 {
     cnContactSet* set = &world->contacts;
@@ -478,19 +546,32 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
     set->spare = swap;
     set->spareCapacity = swapCapacity;
 
-    // 4 narrowphase: refresh every manifold; impulses follow their points by feature id
-    double margin = world->def.contactMargin;
+    // 4 narrowphase: refresh every manifold; impulses follow their points by feature id. The pair
+    // functions run in parallel (each contact on its own); what they report and what follows from
+    // them (warnings, events, waking) is read in contact order below.
     int points = 0;
     int manifolds = 0;
     double deepest = 0.0;
+    void* collided = set->collided;
+    if ( cnReserve( &world->allocator, &collided, &set->collidedCapacity, set->count, 64,
+                    sizeof( uint8_t ) ) == false )
+    {
+        return cn_statusOutOfMemory;
+    }
+    set->collided = collided;
+    cnParallelFor( &world->tasks, cnCollideTask, set->count, CN_COLLIDE_RANGE, world );
     for ( int i = 0; i < set->count; ++i )
     {
         cnContact* contact = set->contacts + i;
         int rowA = world->slots[world->shapes[contact->shapeA].bodySlot].row;
         int rowB = world->slots[world->shapes[contact->shapeB].bodySlot].row;
-        bool stillA = b->type[rowA] == cn_staticBody || cnIsBodyAsleep( b, rowA );
-        bool stillB = b->type[rowB] == cn_staticBody || cnIsBodyAsleep( b, rowB );
-        if ( stillA && stillB )
+        if ( set->collided[i] == cn_collideKept && cnBothStill( b, rowA, rowB ) == false )
+        {
+            // an earlier contact of this loop woke one of the bodies: collide it now, as a
+            // contact of an awake body
+            set->collided[i] = cnCollideContact( world, contact );
+        }
+        if ( set->collided[i] == cn_collideKept )
         {
             // two sleeping bodies, or a sleeping one and a static one: nothing moved, the manifold
             // and its impulses are kept as they are
@@ -505,16 +586,9 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
             }
             continue;
         }
-        cnManifold previous = contact->manifold;
-        double oldNormal[CN_MAX_MANIFOLD_POINTS];
-        cnVec3 oldTangent[CN_MAX_MANIFOLD_POINTS];
-        memcpy( oldNormal, contact->normalImpulse, sizeof( oldNormal ) );
-        memcpy( oldTangent, contact->tangentImpulse, sizeof( oldTangent ) );
-
-        cnCollisionShape a = cnPlaceShape( world, contact->shapeA );
-        cnCollisionShape bShape = cnPlaceShape( world, contact->shapeB );
-        cnStatus status =
-            cnCollide( &a, &bShape, margin, previous.pointCount > 0 ? &previous : NULL, &contact->manifold );
+        cnStatus status = set->collided[i] == cn_collideUnsupported ? cn_statusUnsupported
+                          : set->collided[i] == cn_collideNonFinite ? cn_statusNonFinite
+                                                                    : cn_statusOk;
         if ( status == cn_statusUnsupported )
         {
             // reported once per pair, when it is first met, not every step it lasts
@@ -525,27 +599,14 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
                 cnLogWorld(
                     world, cn_logWarning, cn_statusUnsupported,
                     "no collision function for %s against %s yet: these shapes pass through each other",
-                    cnShapeTypeName( a.geometry->type ), cnShapeTypeName( bShape.geometry->type ) );
+                    cnShapeTypeName( world->shapes[contact->shapeA].geometry.type ),
+                    cnShapeTypeName( world->shapes[contact->shapeB].geometry.type ) );
             }
         }
         else if ( status == cn_statusNonFinite )
         {
             report->warnings |= cn_warnNonFiniteContact;
         }
-        // points in feature-id order: the solver meets them in the same order every step
-        cnManifold* m = &contact->manifold;
-        for ( int k = 1; k < m->pointCount; ++k )
-        {
-            cnManifoldPoint point = m->points[k];
-            int j = k - 1;
-            while ( j >= 0 && m->points[j].id > point.id )
-            {
-                m->points[j + 1] = m->points[j];
-                j -= 1;
-            }
-            m->points[j + 1] = point;
-        }
-        cnMatchImpulses( contact, &previous, oldNormal, oldTangent );
 
         // touching: begin and end events
         bool touching = contact->manifold.pointCount > 0;

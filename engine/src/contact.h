@@ -75,6 +75,9 @@ typedef struct cnContactSet
     // the next list, built by the merge; swapped with `contacts`
     cnContact* spare;
     int spareCapacity;
+    // what the parallel narrowphase did to each contact (cnUpdateContacts), (collidedCapacity)
+    uint8_t* collided;
+    int collidedCapacity;
 
     cnPair* pairs; // (pairCapacity) filled by the broadphase
     int pairCapacity;

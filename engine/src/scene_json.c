@@ -2283,7 +2283,8 @@ static const char* const cn_worldKeys[] = { "gravity",
                                             "multisphere",
                                             "hit_event_threshold",
                                             "continuous",
-                                            "joint_projection" };
+                                            "joint_projection",
+                                            "threads" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance", "params" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2667,6 +2668,19 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
             return cnFailExpected( L, "0 (off) or an integer from 2 to 256", multisphere );
         }
         def->multisphere = (int)count;
+        cnPop( L );
+    }
+    // workers of the parallel stages; the results do not depend on it
+    const cJSON* threads = cnMember( L, item, "threads", false );
+    if ( threads != NULL )
+    {
+        cnPushKey( L, "threads" );
+        double count = cJSON_IsNumber( threads ) ? threads->valuedouble : -1.0;
+        if ( floor( count ) != count || count < 1.0 || count > (double)CN_MAX_WORKERS )
+        {
+            return cnFailExpected( L, "an integer from 1 to 64", threads );
+        }
+        def->workerCount = (int)count;
         cnPop( L );
     }
     if ( def->substeps > 64 )

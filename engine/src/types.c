@@ -28,6 +28,7 @@ cnWorldDef cnDefaultWorldDef( void )
     memcpy( def.solver.name, "pgs", 4 );
     def.solver.iterations = 10;
     def.solver.tolerance = 1e-6;
+    def.workerCount = 1;
     def.bodyCapacity = 16;
     def.internalValue = CN_SECRET_COOKIE;
     return def;

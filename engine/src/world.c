@@ -180,6 +180,18 @@ static bool cnValidateWorldDef( const cnWorldDef* def, char* message, int size )
                   def->multisphere );
         return false;
     }
+    if ( def->workerCount < 1 || def->workerCount > CN_MAX_WORKERS )
+    {
+        cnFormat( message, size, "world def: workerCount must be 1 to %d, got %d", CN_MAX_WORKERS,
+                  def->workerCount );
+        return false;
+    }
+    if ( ( def->enqueueTask == NULL ) != ( def->finishTask == NULL ) )
+    {
+        cnFormat( message, size,
+                  "world def: the task callbacks need both enqueueTask and finishTask, or neither" );
+        return false;
+    }
     if ( ( def->allocator.allocFcn == NULL ) != ( def->allocator.freeFcn == NULL ) )
     {
         cnFormat( message, size, "world def: allocator needs both allocFcn and freeFcn, or neither" );
@@ -244,6 +256,14 @@ cnWorldId cnCreateWorld( const cnWorldDef* def )
     world->freeSleepIsland = CN_NULL_INDEX;
     world->freeJoint = CN_NULL_INDEX;
     cnCreateArena( &world->arena, &world->allocator, 0 );
+    const char* taskWhy = NULL;
+    if ( cnTaskSystem_Create( &world->tasks, def->workerCount, def->enqueueTask, def->finishTask,
+                              def->userTaskContext, &world->allocator, &taskWhy ) == false )
+    {
+        cnLogWorld( world, cn_logWarning, cn_statusOutOfMemory, "cnCreateWorld: %s; %d workers run the steps",
+                    taskWhy, world->tasks.workerCount );
+    }
+    world->def.workerCount = world->tasks.workerCount;
     cnCreateContactSet( world );
     char solverMessage[256];
     cnStatus solverStatus = cnInitWorldSolver( world, &def->solver, solverMessage, sizeof( solverMessage ) );
@@ -302,6 +322,7 @@ cnStatus cnDestroyWorld( cnWorldId worldId )
                 world->bodies.name[row] != NULL ? strlen( world->bodies.name[row] ) + 1 : 0 );
     }
     cnDestroyJoints( world );
+    cnTaskSystem_Destroy( &world->tasks, &world->allocator );
     cnDestroyWorldSolver( world );
     cnDestroyContactSet( world );
     cnDestroyIslands( world );
@@ -515,6 +536,89 @@ int cnWorld_CopyTransforms( cnWorldId worldId, cnTransform* transforms, cnBodyId
         memcpy( ids, world->bodies.id, (size_t)n * sizeof( cnBodyId ) );
     }
     return world->bodies.count;
+}
+
+cnStatus cnWorld_SetWorkerCount( cnWorldId worldId, int workerCount )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return cn_statusInvalidId;
+    }
+    if ( workerCount < 1 || workerCount > CN_MAX_WORKERS )
+    {
+        cnLogWorld( world, cn_logError, cn_statusInvalidArgument,
+                    "cnWorld_SetWorkerCount: workerCount must be 1 to %d, got %d", CN_MAX_WORKERS,
+                    workerCount );
+        return cn_statusInvalidArgument;
+    }
+    if ( world->locked || world->stepping )
+    {
+        cnLogWorld( world, cn_logError, cn_statusWorldLocked,
+                    "cnWorld_SetWorkerCount: called from inside a step" );
+        return cn_statusWorldLocked;
+    }
+    if ( workerCount == world->tasks.workerCount )
+    {
+        return cn_statusOk;
+    }
+    cnTaskSystem_Destroy( &world->tasks, &world->allocator );
+    const char* why = NULL;
+    bool started =
+        cnTaskSystem_Create( &world->tasks, workerCount, world->def.enqueueTask, world->def.finishTask,
+                             world->def.userTaskContext, &world->allocator, &why );
+    world->def.workerCount = world->tasks.workerCount;
+    if ( started == false )
+    {
+        cnLogWorld( world, cn_logWarning, cn_statusOutOfMemory,
+                    "cnWorld_SetWorkerCount: %s; %d workers run the steps", why, world->tasks.workerCount );
+        return cn_statusOutOfMemory;
+    }
+    return cn_statusOk;
+}
+
+int cnWorld_GetWorkerCount( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    return world != NULL ? world->tasks.workerCount : 0;
+}
+
+// FNV-1a, 64 bits, over one double's bytes from the least significant up (the same on every
+// little- or big-endian machine)
+static uint64_t cnHashDouble( uint64_t hash, double x )
+{
+    uint64_t bits;
+    memcpy( &bits, &x, sizeof( bits ) );
+    for ( int k = 0; k < 8; ++k )
+    {
+        hash ^= ( bits >> ( 8 * k ) ) & 0xffu;
+        hash *= 0x100000001b3ull;
+    }
+    return hash;
+}
+
+uint64_t cnWorld_GetStateHash( cnWorldId worldId )
+{
+    cnWorld* world = cnGetWorld( worldId );
+    if ( world == NULL )
+    {
+        return 0;
+    }
+    const cnBodyStore* b = &world->bodies;
+    uint64_t hash = 0xcbf29ce484222325ull;
+    for ( int row = 0; row < b->count; ++row )
+    {
+        cnTransform t = b->transform[row];
+        cnVec3 v = b->linearVelocity[row];
+        cnVec3 w = b->angularVelocity[row];
+        const double values[13] = { t.p.x, t.p.y, t.p.z, t.q.w, t.q.x, t.q.y, t.q.z,
+                                    v.x,   v.y,   v.z,   w.x,   w.y,   w.z };
+        for ( int k = 0; k < 13; ++k )
+        {
+            hash = cnHashDouble( hash, values[k] );
+        }
+    }
+    return hash;
 }
 
 size_t cnWorld_GetByteCount( cnWorldId worldId )

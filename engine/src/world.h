@@ -12,6 +12,7 @@
 
 #include "arena.h"
 #include "contact.h"
+#include "task.h"
 
 #include "cairn/cairn.h"
 #include "cairn/solver.h"
@@ -203,6 +204,7 @@ typedef struct cnWorld
     int systemCapacity;
 
     cnArena arena;
+    cnTaskSystem tasks; // the workers the parallel stages run on (task.h)
 
     cnContactSet contacts;
 

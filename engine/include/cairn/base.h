@@ -62,6 +62,24 @@ typedef enum cnLogLevel
 /// with an error or warning, 0 for plain information. `message` is only valid during the call.
 typedef void cnLogFcn( cnLogLevel level, int status, const char* message, void* context );
 
+/// Most workers a world runs its parallel stages on (cnWorldDef.workerCount).
+#define CN_MAX_WORKERS 64
+
+/// One range of a parallel loop: items [startIndex, endIndex), run on worker `workerIndex`
+/// (0 to workerCount - 1; no two ranges run at once on one worker index).
+typedef void cnTaskFcn( int startIndex, int endIndex, int workerIndex, void* taskContext );
+
+/// The game's task system, Box2D v3's way: run `task` over the items [0, itemCount), split into
+/// ranges of at least `minRange` items (the last may be shorter) on the game's workers, each call
+/// with its own worker index below the world's workerCount. Return a handle that
+/// cnFinishTaskFcn waits on, or NULL after running every range before returning. The world
+/// passes `taskContext` through; `userContext` is cnWorldDef.userTaskContext.
+typedef void* cnEnqueueTaskFcn( cnTaskFcn* task, int itemCount, int minRange, void* taskContext,
+                                void* userContext );
+
+/// Wait until every range of the task that cnEnqueueTaskFcn returned has run.
+typedef void cnFinishTaskFcn( void* userTask, void* userContext );
+
 /// Assert hook for broken internal invariants (never for bad input, which gets a status).
 /// Return 0 to continue, non-zero to abort.
 typedef int cnAssertFcn( const char* condition, const char* fileName, int lineNumber );

@@ -170,6 +170,21 @@ CN_API cnStatus cnWorld_EnableContinuous( cnWorldId worldId, bool enable );
 /// False for an invalid id.
 CN_API bool cnWorld_IsContinuousEnabled( cnWorldId worldId );
 
+/// Run the parallel stages of later steps on `workerCount` workers (1 to CN_MAX_WORKERS): the
+/// game's task callbacks when the world was created with them, else threads of the world's own
+/// (started and stopped here). The results do not change. cn_statusWorldLocked inside a step;
+/// cn_statusOutOfMemory (logged) when threads could not be started, the world then runs on fewer.
+CN_API cnStatus cnWorld_SetWorkerCount( cnWorldId worldId, int workerCount );
+/// The workers a world runs on; 0 for an invalid id.
+CN_API int cnWorld_GetWorkerCount( cnWorldId worldId );
+
+/// A 64-bit hash of every body's state as bit patterns, in row order: position (the body origin),
+/// orientation (w, x, y, z), linear and angular velocity, 13 doubles a body (FNV-1a over their
+/// bytes, little-endian). Two runs that give the same hash went through the same bits: the
+/// engine's results do not depend on the thread count or the SIMD path, and this is how the
+/// tests check it (`state_hash` in `cairn run --report`, 16 hex digits). 0 for an invalid id.
+CN_API uint64_t cnWorld_GetStateHash( cnWorldId worldId );
+
 /// Bytes the world's allocator currently holds for this world.
 CN_API size_t cnWorld_GetByteCount( cnWorldId worldId );
 

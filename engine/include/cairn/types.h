@@ -164,6 +164,16 @@ typedef struct cnWorldDef
     /// Solver (a registered name, see cnGetSolverAt) with its iteration limit and tolerance.
     /// Default "pgs", 10 iterations, tolerance 1e-6.
     cnSolverSettings solver;
+    /// Workers the parallel stages of a step run on (docs/architecture.md, "Threads"): 1 (the
+    /// default) runs everything on the calling thread; up to CN_MAX_WORKERS. The results are the
+    /// same bits for every worker count (cnWorld_GetStateHash). Also cnWorld_SetWorkerCount.
+    int workerCount;
+    /// Nullable, both or neither: the game's task system (Box2D v3's model). Without them a world
+    /// with workerCount > 1 starts workerCount - 1 threads of its own.
+    cnEnqueueTaskFcn* enqueueTask;
+    cnFinishTaskFcn* finishTask;
+    /// Passed to enqueueTask and finishTask.
+    void* userTaskContext;
     /// Capacity hint: storage grows past it, it only avoids early reallocations.
     int bodyCapacity;
     /// Memory for everything the world owns. Zero means the C library.
