@@ -17,6 +17,13 @@ cmake -S . -B build/rel -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_WARNINGS_AS_ERROR
 cmake --build build/rel -j"$jobs"
 ctest --test-dir build/rel --output-on-failure -j"$jobs"
 
+echo "== ThreadSanitizer: the threaded tests (test_threads; without CHOLMOD, whose OpenMP TSan cannot see)"
+cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_TSAN=ON -DCN_WARNINGS_AS_ERRORS=ON \
+    -DCN_WITH_CHOLMOD=OFF -DCN_BUILD_VIEWER=OFF > /dev/null
+cmake --build build/tsan -j"$jobs" --target test_threads
+CNT_THREADS_LIGHT=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+    ctest --test-dir build/tsan -R '^test_threads$' --output-on-failure
+
 echo "== without CHOLMOD (-DCN_WITH_CHOLMOD=OFF: the MIT-only build; pgs_sm factorises densely)"
 cmake -S . -B build/nocholmod -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_WARNINGS_AS_ERRORS=ON -DCN_WITH_CHOLMOD=OFF \
     -DCN_BUILD_TESTS=OFF -DCN_BUILD_VIEWER=OFF > /dev/null

@@ -4,6 +4,7 @@
 
 #include "core.h"
 #include "solver_kit.h"
+#include "task.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -136,6 +137,18 @@ bool cnValidateProblem( const cnSolverProblem* problem, const char** why )
     if ( n > 0 && ( problem->groups == NULL || problem->b == NULL ) )
     {
         return cnFail( why, "rows without groups or right-hand side" );
+    }
+    if ( problem->colorCount < 0 || ( problem->colorCount > 0 && problem->colorStart == NULL ) )
+    {
+        return cnFail( why, "a colouring without its colour starts" );
+    }
+    for ( int c = 0; c < problem->colorCount; ++c )
+    {
+        if ( problem->colorStart[c] < 0 || problem->colorStart[c] > problem->colorStart[c + 1] ||
+             problem->colorStart[c + 1] > problem->groupCount )
+        {
+            return cnFail( why, "colour starts that decrease or leave the groups" );
+        }
     }
     if ( problem->matrix != NULL )
     {
@@ -400,6 +413,23 @@ static void cnPrepareRowStructure( const cnSolverProblem* problem, cnPrepared* p
     prepared->baseDiagonal[i] = diagonal;
 }
 
+typedef struct cnRowStructureTask
+{
+    const cnSolverProblem* problem;
+    cnPrepared* prepared;
+    int first;
+} cnRowStructureTask;
+
+static void cnRowStructureRange( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    cnRowStructureTask* task = context;
+    for ( int i = task->first + start; i < task->first + end; ++i )
+    {
+        cnPrepareRowStructure( task->problem, task->prepared, i );
+    }
+}
+
 // The part of rows [first, end) that b and the softness fix: the diagonal with softness, its
 // inverse, the counts of singular and non-finite rows, |D^-1/2 b|^2.
 static void cnPrepareRightHandSide( const cnSolverProblem* problem, cnPrepared* prepared, int first, int end )
@@ -428,6 +458,49 @@ void cnRefreshPrepared( const cnSolverProblem* problem, cnPrepared* prepared )
     cnPrepareRightHandSide( problem, prepared, 0, prepared->rowCount );
 }
 
+// Whether the colouring holds: within a colour, groups that act on a common body follow one
+// another (each body is stamped with the colour and the last group that used it). False without
+// colours, for an explicit problem, or without memory.
+static bool cnColoringHolds( const cnSolverProblem* problem, cnScratch* scratch )
+{
+    if ( problem->colorCount <= 0 || problem->matrix != NULL || problem->bodyCount <= 0 )
+    {
+        return false;
+    }
+    int32_t* stamp = cnScratchBytes( scratch, 2 * (size_t)problem->bodyCount * sizeof( int32_t ) );
+    if ( stamp == NULL )
+    {
+        return false;
+    }
+    for ( int k = 0; k < 2 * problem->bodyCount; ++k )
+    {
+        stamp[k] = -1;
+    }
+    for ( int c = 0; c < problem->colorCount; ++c )
+    {
+        for ( int g = problem->colorStart[c]; g < problem->colorStart[c + 1]; ++g )
+        {
+            const cnRowGroup* group = problem->groups + g;
+            int bodies[2] = { problem->bodyA[group->firstRow], problem->bodyB[group->firstRow] };
+            for ( int side = 0; side < 2; ++side )
+            {
+                int body = bodies[side];
+                if ( body < 0 || ( side == 1 && body == bodies[0] ) )
+                {
+                    continue;
+                }
+                if ( stamp[2 * body] == c && stamp[2 * body + 1] != g - 1 )
+                {
+                    return false;
+                }
+                stamp[2 * body] = c;
+                stamp[2 * body + 1] = g;
+            }
+        }
+    }
+    return true;
+}
+
 bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPrepared* prepared )
 {
     memset( prepared, 0, sizeof( *prepared ) );
@@ -451,6 +524,7 @@ bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPre
     prepared->diagonal = prepared->baseDiagonal + rows;
     prepared->invDiagonal = prepared->baseDiagonal + 2 * rows;
     cnPrepareRows( problem, prepared );
+    prepared->colored = cnColoringHolds( problem, scratch );
     return true;
 }
 
@@ -464,10 +538,9 @@ void cnPrepareRows( const cnSolverProblem* problem, cnPrepared* prepared )
     {
         cnPrepareGroup( problem, prepared, g );
     }
-    for ( int i = prepared->rowCount; i < problem->rowCount; ++i )
-    {
-        cnPrepareRowStructure( problem, prepared, i );
-    }
+    // each row on its own: on the problem's workers
+    cnRowStructureTask task = { problem, prepared, prepared->rowCount };
+    cnParallelFor( problem->tasks, cnRowStructureRange, problem->rowCount - prepared->rowCount, 64, &task );
     cnPrepareRightHandSide( problem, prepared, prepared->rowCount, problem->rowCount );
     prepared->groupCount = problem->groupCount;
     prepared->rowCount = problem->rowCount;

@@ -64,6 +64,9 @@ struct cnPrepared
     double freeEnergy;
     // the groups' body pairs are the same on every row of the group (checked by validation)
     bool hasCone; // some contact group has the cone model
+    // the problem's colouring holds (no two groups of a colour share a body): the fast sweep
+    // runs a colour's groups on the problem's workers
+    bool colored;
 };
 
 // Check a problem's structure: counts within capacities, groups tiling the rows in order with the

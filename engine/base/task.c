@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The world's own worker threads. One loop at a time: the calling thread publishes the loop (its
-// task, context and range count) under a new generation number, every worker takes ranges from one
-// atomic counter until none is left and then says it is done, and the caller, which takes ranges
-// too, returns once every worker has said so. So no worker can still be reading a loop when the
-// next one is published. Between loops a worker spins a short while (the stages of a step follow
-// one another within microseconds), then sleeps on a condition variable until the next loop.
+// The world's own worker threads. One loop at a time. Its state is one 64-bit atomic word: the
+// loop's generation (20 bits), its range count (22 bits) and the next range to take (22 bits).
+// The calling thread writes the loop's task and context, then publishes the word; a worker takes a
+// range by a compare-and-swap on the word, so it can take one only while that loop still has one
+// untaken, and a loop whose ranges are not all finished is never replaced. The caller takes ranges
+// too and returns when every range has finished (a counter), without waiting for workers that
+// have not woken up: a busy machine never makes a loop wait for a thread it has not scheduled.
+// Inside a step (cnTaskSystem_SetHot) a worker spins between loops, since the stages of a step
+// follow one another within microseconds and waking a sleeping thread takes tens of them; outside
+// it spins a short while, then sleeps on a condition variable until the next loop.
 
 #include "task.h"
 
@@ -13,6 +17,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <string.h>
 
 #if defined( __x86_64__ ) || defined( __i386__ )
@@ -22,8 +27,23 @@
 #    define CN_PAUSE() ( (void)0 )
 #endif
 
-// pauses a worker spins before it sleeps (about 0.2 ms), and the caller before it yields
+// pauses a worker spins before it sleeps outside a step (about 0.2 ms)
 #define CN_SPIN_LIMIT 4000
+
+// the state word: generation | range count | next range
+#define CN_RANGE_BITS 22
+#define CN_RANGE_MASK ( ( UINT64_C( 1 ) << CN_RANGE_BITS ) - 1 )
+#define CN_MAX_RANGES ( (int)CN_RANGE_MASK )
+
+static inline uint64_t cnPackState( uint64_t generation, uint64_t count, uint64_t next )
+{
+    return ( generation << ( 2 * CN_RANGE_BITS ) ) | ( count << CN_RANGE_BITS ) | next;
+}
+
+static inline uint64_t cnStateGeneration( uint64_t state )
+{
+    return state >> ( 2 * CN_RANGE_BITS );
+}
 
 typedef struct cnWorkerStart
 {
@@ -39,31 +59,43 @@ struct cnTaskPool
     pthread_mutex_t mutex;
     pthread_cond_t wake;
 
-    // the loop being run, written before its generation is published
+    // the loop being run, written before its state word is published
     cnTaskFcn* task;
     void* context;
     int itemCount;
     int rangeSize;
-    int rangeCount;
+    uint64_t generation; // the caller's count of loops (the word keeps its low 20 bits)
 
-    atomic_uint generation; // bumped for every loop
-    atomic_int nextRange;
-    atomic_int doneWorkers; // workers that found no range left in this generation
+    _Alignas( 64 ) _Atomic uint64_t state;
+    _Alignas( 64 ) atomic_int finished; // ranges of the current loop that have run
     atomic_bool quit;
+    atomic_bool hot; // inside a step: workers spin between loops instead of sleeping
 };
 
-static void cnRunRanges( cnTaskPool* pool, int workerIndex )
+// Take and run ranges of the loop whose word was `state` until it has none left.
+static void cnRunRanges( cnTaskPool* pool, uint64_t state, int workerIndex )
 {
     for ( ;; )
     {
-        int range = atomic_fetch_add_explicit( &pool->nextRange, 1, memory_order_relaxed );
-        if ( range >= pool->rangeCount )
+        uint64_t count = ( state >> CN_RANGE_BITS ) & CN_RANGE_MASK;
+        uint64_t next = state & CN_RANGE_MASK;
+        if ( next >= count )
         {
             return;
         }
-        int start = range * pool->rangeSize;
+        if ( atomic_compare_exchange_weak_explicit( &pool->state, &state, state + 1, memory_order_acquire,
+                                                    memory_order_acquire ) == false )
+        {
+            // another worker took it, or a new loop started: `state` now holds the word as it is;
+            // a new loop is run too, which is what the caller wants
+            continue;
+        }
+        // the range is ours, so its loop cannot finish (nor its task change) before it has run
+        int start = (int)next * pool->rangeSize;
         int end = start + pool->rangeSize < pool->itemCount ? start + pool->rangeSize : pool->itemCount;
         pool->task( start, end, workerIndex, pool->context );
+        atomic_fetch_add_explicit( &pool->finished, 1, memory_order_release );
+        state += 1;
     }
 }
 
@@ -71,33 +103,40 @@ static void* cnWorkerMain( void* argument )
 {
     cnTaskPool* pool = ( (cnWorkerStart*)argument )->pool;
     int index = ( (cnWorkerStart*)argument )->index;
-    unsigned seen = 0;
+    uint64_t seen = 0; // the generation whose ranges this worker has run out of
     for ( ;; )
     {
-        unsigned generation = atomic_load_explicit( &pool->generation, memory_order_acquire );
-        for ( int spin = 0; generation == seen && spin < CN_SPIN_LIMIT; ++spin )
+        uint64_t state = atomic_load_explicit( &pool->state, memory_order_acquire );
+        for ( int spin = 0;
+              cnStateGeneration( state ) == seen &&
+              ( spin < CN_SPIN_LIMIT || atomic_load_explicit( &pool->hot, memory_order_relaxed ) );
+              ++spin )
         {
+            if ( ( spin & 1023 ) == 1023 )
+            {
+                // more workers than free cores: let the thread that has the work run
+                sched_yield();
+            }
             CN_PAUSE();
-            generation = atomic_load_explicit( &pool->generation, memory_order_acquire );
+            state = atomic_load_explicit( &pool->state, memory_order_acquire );
         }
-        if ( generation == seen )
+        if ( cnStateGeneration( state ) == seen )
         {
             pthread_mutex_lock( &pool->mutex );
-            while ( atomic_load_explicit( &pool->generation, memory_order_acquire ) == seen &&
+            while ( cnStateGeneration( atomic_load_explicit( &pool->state, memory_order_acquire ) ) == seen &&
                     atomic_load( &pool->quit ) == false )
             {
                 pthread_cond_wait( &pool->wake, &pool->mutex );
             }
-            generation = atomic_load_explicit( &pool->generation, memory_order_acquire );
             pthread_mutex_unlock( &pool->mutex );
+            state = atomic_load_explicit( &pool->state, memory_order_acquire );
         }
         if ( atomic_load( &pool->quit ) )
         {
             return NULL;
         }
-        seen = generation;
-        cnRunRanges( pool, index );
-        atomic_fetch_add_explicit( &pool->doneWorkers, 1, memory_order_release );
+        seen = cnStateGeneration( state );
+        cnRunRanges( pool, state, index );
     }
 }
 
@@ -127,10 +166,10 @@ bool cnTaskSystem_Create( cnTaskSystem* system, int workerCount, cnEnqueueTaskFc
         return false;
     }
     memset( pool, 0, sizeof( *pool ) );
-    atomic_init( &pool->generation, 0u );
-    atomic_init( &pool->nextRange, 0 );
-    atomic_init( &pool->doneWorkers, 0 );
+    atomic_init( &pool->state, 0 );
+    atomic_init( &pool->finished, 0 );
     atomic_init( &pool->quit, false );
+    atomic_init( &pool->hot, false );
     pthread_mutex_init( &pool->mutex, NULL );
     pthread_cond_init( &pool->wake, NULL );
 
@@ -198,29 +237,45 @@ void cnParallelFor( const cnTaskSystem* system, cnTaskFcn* task, int itemCount, 
     }
 
     cnTaskPool* pool = system->pool;
+    int rangeCount = ( itemCount - 1 ) / rangeSize + 1;
+    if ( rangeCount > CN_MAX_RANGES )
+    {
+        rangeSize = ( itemCount - 1 ) / CN_MAX_RANGES + 1;
+        rangeCount = ( itemCount - 1 ) / rangeSize + 1;
+    }
+    // the previous loop has finished: no worker holds a range of it, so its fields can change
     pool->task = task;
     pool->context = context;
     pool->itemCount = itemCount;
     pool->rangeSize = rangeSize;
-    pool->rangeCount = ( itemCount + rangeSize - 1 ) / rangeSize;
-    atomic_store_explicit( &pool->nextRange, 0, memory_order_relaxed );
-    atomic_store_explicit( &pool->doneWorkers, 0, memory_order_relaxed );
+    atomic_store_explicit( &pool->finished, 0, memory_order_relaxed );
+    pool->generation = ( pool->generation + 1 ) & ( ( UINT64_C( 1 ) << ( 64 - 2 * CN_RANGE_BITS ) ) - 1 );
+    if ( pool->generation == 0 )
+    {
+        pool->generation = 1; // 0 is the workers' "seen nothing yet"
+    }
+    uint64_t state = cnPackState( pool->generation, (uint64_t)rangeCount, 0 );
     pthread_mutex_lock( &pool->mutex );
-    atomic_fetch_add_explicit( &pool->generation, 1u, memory_order_release );
+    atomic_store_explicit( &pool->state, state, memory_order_release );
     pthread_cond_broadcast( &pool->wake );
     pthread_mutex_unlock( &pool->mutex );
 
-    cnRunRanges( pool, 0 );
+    cnRunRanges( pool, state, 0 );
     int spin = 0;
-    while ( atomic_load_explicit( &pool->doneWorkers, memory_order_acquire ) < pool->threadCount )
+    while ( atomic_load_explicit( &pool->finished, memory_order_acquire ) < rangeCount )
     {
-        if ( ++spin < CN_SPIN_LIMIT )
-        {
-            CN_PAUSE();
-        }
-        else
+        if ( ( ++spin & 1023 ) == 0 )
         {
             sched_yield();
         }
+        CN_PAUSE();
+    }
+}
+
+void cnTaskSystem_SetHot( const cnTaskSystem* system, bool hot )
+{
+    if ( system->pool != NULL )
+    {
+        atomic_store_explicit( &system->pool->hot, hot, memory_order_relaxed );
     }
 }

@@ -40,6 +40,11 @@ void cnTaskSystem_Destroy( cnTaskSystem* system, const cnAllocator* allocator );
 void cnParallelFor( const cnTaskSystem* system, cnTaskFcn* task, int itemCount, int rangeSize,
                     void* context );
 
+// Between cnTaskSystem_SetHot(true) and (false) (a step) the pool's workers wait for the next loop
+// spinning, not sleeping: a loop then starts within a microsecond, at the price of the workers'
+// CPU time while the calling thread runs the serial stages. Nothing for the game's callbacks.
+void cnTaskSystem_SetHot( const cnTaskSystem* system, bool hot );
+
 // Worker count of a system (1 for NULL).
 static inline int cnWorkerCount( const cnTaskSystem* system )
 {

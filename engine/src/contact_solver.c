@@ -164,13 +164,12 @@ static cnVec3 cnPointVelocity( const cnVec3* linear, const cnVec3* angular, int 
     return row >= 0 ? cnAdd( linear[row], cnCross( angular[row], r ) ) : cn_vec3Zero;
 }
 
-// append one row along `d` between body rows ra and rb (-1: the ground) at lever arms rA, rB, with
+// row i along `d` between body rows ra and rb (-1: the ground) at lever arms rA, rB, with
 // b = J v (every moving body, kinematic ones included) + bias
-static int cnAddRow( cnContactRows* rows, const cnWorld* world, int ra, int rb, cnVec3 rA, cnVec3 rB,
+static int cnAddRow( cnContactRows* rows, const cnWorld* world, int i, int ra, int rb, cnVec3 rA, cnVec3 rB,
                      cnVec3 d, double bias )
 {
     cnSolverProblem* p = &rows->problem;
-    int i = p->rowCount++;
     const cnBodyStore* bodies = &world->bodies;
     cnVec3 angularA = cnNeg( cnCross( rA, d ) );
     cnVec3 angularB = cnCross( rB, d );
@@ -214,11 +213,11 @@ double cnProblemRowDiagonal( const cnSolverProblem* p, int i )
 }
 
 // `model`: the friction model of a contact group (the world's), cn_frictionPyramid for the others
-static void cnAddGroup( cnContactRows* rows, int firstRow, int rowCount, cnGroupKind kind, double mu,
-                        cnFrictionModel model )
+static void cnAddGroup( cnContactRows* rows, int index, int firstRow, int rowCount, cnGroupKind kind,
+                        double mu, cnFrictionModel model )
 {
     cnSolverProblem* p = &rows->problem;
-    p->groups[p->groupCount++] = ( cnRowGroup ){
+    p->groups[index] = ( cnRowGroup ){
         .firstRow = firstRow,
         .rowCount = rowCount,
         .kind = (uint8_t)kind,
@@ -227,114 +226,314 @@ static void cnAddGroup( cnContactRows* rows, int firstRow, int rowCount, cnGroup
     };
 }
 
-// A group per manifold point: a contact (normal and two tangents), or a frictionless normal for a
-// solver without friction rows; the warm start from the cache. `positional`: every point ends the
-// step just touching (b = J v + separation / dt), as in an overdamped world. `touching`: otherwise a
-// point with a separation up to this has no speculative bias (CN_TOUCH_TOLERANCE for the hard
-// problem, 0 for the soft one). Returns true when some point had friction the solver cannot take.
-static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeStep,
-                               const cnStepScratch* scratch, bool friction, bool warmStart, bool positional,
-                               double touching )
+// The body rows a contact's rows act on (-1: static, sleeping, or none), false when it has no
+// point or no solved body (a sleeping one against a still kinematic one)
+static bool cnContactBodies( const cnWorld* world, const cnContactRows* rows, const cnContact* contact,
+                             int* ra, int* rb )
 {
     const cnBodyStore* bodies = &world->bodies;
+    if ( contact->manifold.pointCount == 0 )
+    {
+        return false;
+    }
+    int a = world->slots[world->shapes[contact->shapeA].bodySlot].row;
+    int b = world->slots[world->shapes[contact->shapeB].bodySlot].row;
+    *ra = bodies->type[a] == cn_staticBody || cnIsBodyAsleep( bodies, a ) ? -1 : a;
+    *rb = bodies->type[b] == cn_staticBody || cnIsBodyAsleep( bodies, b ) ? -1 : b;
+    return ( *ra >= 0 && rows->solverIndex[*ra] >= 0 ) || ( *rb >= 0 && rows->solverIndex[*rb] >= 0 );
+}
+
+// The contacts in colour order (Box2D v3's graph colouring): each contact, in cache order, takes the
+// first of CN_COLOR_COUNT colours that neither of its solved bodies has yet, or the overflow after
+// them. No two contacts of one colour move a common body, so a colour's groups can be swept in any
+// order, on any number of workers, with the same result. Writes the order of the contacts to solve
+// (`order`, returns how many) and each colour's first contact in it (colorFirst, CN_COLOR_COUNT + 2
+// entries: the overflow is the last colour). Without memory the cache order, one overflow colour.
+#define CN_COLOR_COUNT 24
+// contacts a worker prepares at a time
+#define CN_CONTACT_RANGE 32
+static int cnColorContacts( const cnWorld* world, const cnContactRows* rows, cnArena* arena, int* order,
+                            int* colorFirst )
+{
     const cnContactSet* set = &world->contacts;
-    bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
-    bool dropped = false;
+    int bodyCount = rows->bodyCount > 0 ? rows->bodyCount : 1;
+    uint32_t* used = cnArenaAlloc( arena, (size_t)bodyCount * sizeof( uint32_t ), 16 );
+    uint8_t* color = cnArenaAlloc( arena, (size_t)( set->count > 0 ? set->count : 1 ), 16 );
+    int counts[CN_COLOR_COUNT + 1] = { 0 };
+    if ( used != NULL )
+    {
+        memset( used, 0, (size_t)bodyCount * sizeof( uint32_t ) );
+    }
     for ( int c = 0; c < set->count; ++c )
     {
-        const cnContact* contact = set->contacts + c;
-        if ( contact->manifold.pointCount == 0 )
+        int ra, rb;
+        if ( cnContactBodies( world, rows, set->contacts + c, &ra, &rb ) == false )
         {
+            if ( color != NULL )
+            {
+                color[c] = UINT8_MAX;
+            }
             continue;
         }
-        const cnShape* shapeA = world->shapes + contact->shapeA;
-        const cnShape* shapeB = world->shapes + contact->shapeB;
-        int ra = world->slots[shapeA->bodySlot].row;
-        int rb = world->slots[shapeB->bodySlot].row;
-        ra = bodies->type[ra] == cn_staticBody || cnIsBodyAsleep( bodies, ra ) ? -1 : ra;
-        rb = bodies->type[rb] == cn_staticBody || cnIsBodyAsleep( bodies, rb ) ? -1 : rb;
-        if ( ( ra < 0 || rows->solverIndex[ra] < 0 ) && ( rb < 0 || rows->solverIndex[rb] < 0 ) )
+        int sa = ra >= 0 ? rows->solverIndex[ra] : -1;
+        int sb = rb >= 0 ? rows->solverIndex[rb] : -1;
+        int k = CN_COLOR_COUNT;
+        if ( used != NULL && color != NULL )
         {
-            continue; // no solved body (a sleeping one against a still kinematic one)
-        }
-        double mu = sqrt( shapeA->material.friction * shapeB->material.friction );
-        double restitution = fmax( shapeA->material.restitution, shapeB->material.restitution );
-        dropped = dropped || ( friction == false && mu > 0.0 );
-        for ( int k = 0; k < contact->manifold.pointCount; ++k )
-        {
-            const cnManifoldPoint* mp = contact->manifold.points + k;
-            cnVec3 normal = mp->normal; // the manifold's, or the point's own (tori)
-            cnVec3 rA = ra >= 0 ? cnSub( mp->point, bodies->center[ra] ) : cn_vec3Zero;
-            cnVec3 rB = rb >= 0 ? cnSub( mp->point, bodies->center[rb] ) : cn_vec3Zero;
-            double separation = mp->separation;
-
-            double bias = 0.0;
-            double push = 0.0;
-            if ( overdamped || positional )
+            uint32_t taken = ( sa >= 0 ? used[sa] : 0u ) | ( sb >= 0 ? used[sb] : 0u );
+            for ( k = 0; k < CN_COLOR_COUNT && ( taken >> k ) & 1u; ++k )
             {
-                // end the step just touching
+            }
+            if ( k < CN_COLOR_COUNT )
+            {
+                used[sa >= 0 ? sa : sb] |= 1u << k;
+                if ( sa >= 0 && sb >= 0 )
+                {
+                    used[sb] |= 1u << k;
+                }
+            }
+            color[c] = (uint8_t)k;
+        }
+        counts[k] += 1;
+    }
+    colorFirst[0] = 0;
+    for ( int k = 0; k <= CN_COLOR_COUNT; ++k )
+    {
+        colorFirst[k + 1] = colorFirst[k] + counts[k];
+    }
+    int next[CN_COLOR_COUNT + 1];
+    memcpy( next, colorFirst, sizeof( next ) );
+    for ( int c = 0; c < set->count; ++c )
+    {
+        int k = color != NULL ? color[c] : CN_COLOR_COUNT;
+        if ( color == NULL )
+        {
+            int ra, rb;
+            k = cnContactBodies( world, rows, set->contacts + c, &ra, &rb ) ? CN_COLOR_COUNT : UINT8_MAX;
+        }
+        if ( k != UINT8_MAX )
+        {
+            order[next[k]++] = c;
+        }
+    }
+    return colorFirst[CN_COLOR_COUNT + 1];
+}
+
+// How one contact solve lays out its rows: the settings of cnPrepareContacts, the contacts in the
+// order they are solved (colour order) and where each one's rows and groups start.
+typedef struct cnContactLayout
+{
+    const cnWorld* world;
+    cnContactRows* rows;
+    const cnStepScratch* scratch;
+    double timeStep;
+    double touching;
+    bool friction;
+    bool warmStart;
+    bool positional;
+    const int* order;      // (count) contact-cache indices
+    const int* rowStart;   // (count) first row of each
+    const int* groupStart; // (count) first group of each
+} cnContactLayout;
+
+// The rows and groups of one contact from its first row and group: a group per manifold point
+static void cnWriteContactRows( const cnContactLayout* layout, int c, int row, int group )
+{
+    const cnWorld* world = layout->world;
+    cnContactRows* rows = layout->rows;
+    const cnStepScratch* scratch = layout->scratch;
+    const cnBodyStore* bodies = &world->bodies;
+    const cnContact* contact = world->contacts.contacts + c;
+    double timeStep = layout->timeStep;
+    double touching = layout->touching;
+    bool friction = layout->friction;
+    bool warmStart = layout->warmStart;
+    bool positional = layout->positional;
+    bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
+    int ra, rb;
+    cnContactBodies( world, rows, contact, &ra, &rb );
+    const cnShape* shapeA = world->shapes + contact->shapeA;
+    const cnShape* shapeB = world->shapes + contact->shapeB;
+    double mu = sqrt( shapeA->material.friction * shapeB->material.friction );
+    double restitution = fmax( shapeA->material.restitution, shapeB->material.restitution );
+    for ( int k = 0; k < contact->manifold.pointCount; ++k )
+    {
+        const cnManifoldPoint* mp = contact->manifold.points + k;
+        cnVec3 normal = mp->normal; // the manifold's, or the point's own (tori)
+        cnVec3 rA = ra >= 0 ? cnSub( mp->point, bodies->center[ra] ) : cn_vec3Zero;
+        cnVec3 rB = rb >= 0 ? cnSub( mp->point, bodies->center[rb] ) : cn_vec3Zero;
+        double separation = mp->separation;
+
+        double bias = 0.0;
+        double push = 0.0;
+        if ( overdamped || positional )
+        {
+            // end the step just touching
+            bias = separation / timeStep;
+        }
+        else
+        {
+            // relative normal velocity at the start of the step, for restitution
+            cnVec3 vA = cnPointVelocity( scratch->savedLinear, scratch->savedAngular, ra, rA );
+            cnVec3 vB = cnPointVelocity( scratch->savedLinear, scratch->savedAngular, rb, rB );
+            double approach = cnDot( normal, cnSub( vB, vA ) );
+            if ( restitution > 0.0 && approach < -CN_RESTITUTION_THRESHOLD &&
+                 separation + approach * timeStep <= 0.0 )
+            {
+                bias = restitution * approach;
+            }
+            else if ( separation > touching )
+            {
                 bias = separation / timeStep;
             }
             else
             {
-                // relative normal velocity at the start of the step, for restitution
-                cnVec3 vA = cnPointVelocity( scratch->savedLinear, scratch->savedAngular, ra, rA );
-                cnVec3 vB = cnPointVelocity( scratch->savedLinear, scratch->savedAngular, rb, rB );
-                double approach = cnDot( normal, cnSub( vB, vA ) );
-                if ( restitution > 0.0 && approach < -CN_RESTITUTION_THRESHOLD &&
-                     separation + approach * timeStep <= 0.0 )
-                {
-                    bias = restitution * approach;
-                }
-                else if ( separation > touching )
-                {
-                    bias = separation / timeStep;
-                }
-                else
-                {
-                    push = separation;
-                }
+                push = separation;
             }
+        }
 
-            int normalRow = cnAddRow( rows, world, ra, rb, rA, rB, normal, bias );
-            rows->push[normalRow] = push;
-            rows->contact[normalRow] = c;
-            rows->point[normalRow] = (uint8_t)k;
-            rows->slot[normalRow] = 0;
+        int normalRow = cnAddRow( rows, world, row++, ra, rb, rA, rB, normal, bias );
+        rows->push[normalRow] = push;
+        rows->contact[normalRow] = c;
+        rows->point[normalRow] = (uint8_t)k;
+        rows->slot[normalRow] = 0;
+        if ( warmStart )
+        {
+            rows->lambda[normalRow] = contact->normalImpulse[k];
+        }
+        if ( friction == false )
+        {
+            cnAddGroup( rows, group++, normalRow, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
+            continue;
+        }
+
+        // friction basis: along the sliding direction when the point slides
+        cnVec3 vA = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra, rA );
+        cnVec3 vB = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB );
+        cnVec3 slide = cnSub( vB, vA );
+        slide = cnMulAdd( slide, -cnDot( slide, normal ), normal );
+        double speed = cnLength( slide );
+        cnVec3 t1 = speed > CN_SLIDE_THRESHOLD ? cnScale( 1.0 / speed, slide ) : cnPerpendicular( normal );
+        cnVec3 t2 = cnCross( normal, t1 );
+        cnVec3 tangents[2] = { t1, t2 };
+        for ( int j = 0; j < 2; ++j )
+        {
+            int i = cnAddRow( rows, world, row++, ra, rb, rA, rB, tangents[j], 0.0 );
+            rows->contact[i] = c;
+            rows->point[i] = (uint8_t)k;
+            rows->slot[i] = (uint8_t)( 1 + j );
             if ( warmStart )
             {
-                rows->lambda[normalRow] = contact->normalImpulse[k];
+                rows->lambda[i] = cnDot( contact->tangentImpulse[k], tangents[j] );
             }
-            if ( friction == false )
-            {
-                cnAddGroup( rows, normalRow, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
-                continue;
-            }
-
-            // friction basis: along the sliding direction when the point slides
-            cnVec3 vA = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra, rA );
-            cnVec3 vB = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB );
-            cnVec3 slide = cnSub( vB, vA );
-            slide = cnMulAdd( slide, -cnDot( slide, normal ), normal );
-            double speed = cnLength( slide );
-            cnVec3 t1 =
-                speed > CN_SLIDE_THRESHOLD ? cnScale( 1.0 / speed, slide ) : cnPerpendicular( normal );
-            cnVec3 t2 = cnCross( normal, t1 );
-            cnVec3 tangents[2] = { t1, t2 };
-            for ( int j = 0; j < 2; ++j )
-            {
-                int i = cnAddRow( rows, world, ra, rb, rA, rB, tangents[j], 0.0 );
-                rows->contact[i] = c;
-                rows->point[i] = (uint8_t)k;
-                rows->slot[i] = (uint8_t)( 1 + j );
-                if ( warmStart )
-                {
-                    rows->lambda[i] = cnDot( contact->tangentImpulse[k], tangents[j] );
-                }
-            }
-            cnAddGroup( rows, normalRow, 3, cn_groupContact, mu, world->def.frictionModel );
         }
+        cnAddGroup( rows, group++, normalRow, 3, cn_groupContact, mu, world->def.frictionModel );
     }
+}
+
+static void cnContactRowsTask( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    const cnContactLayout* layout = context;
+    for ( int n = start; n < end; ++n )
+    {
+        cnWriteContactRows( layout, layout->order[n], layout->rowStart[n], layout->groupStart[n] );
+    }
+}
+
+// The contacts' rows: a group per manifold point, a contact (normal and two tangents) or a
+// frictionless normal for a solver without friction rows; the warm start from the cache. The
+// contacts come in colour order (cnColorContacts); where each one's rows start is laid out first,
+// then the rows are written on the world's workers. `positional`: every point ends the step just
+// touching (b = J v + separation / dt), as in an overdamped world. `touching`: otherwise a point
+// with a separation up to this has no speculative bias (CN_TOUCH_TOLERANCE for the hard problem, 0
+// for the soft one). Returns true when some point had friction the solver cannot take; false with
+// *outOfMemory set when the arena ran out.
+static bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeStep,
+                               const cnStepScratch* scratch, bool friction, bool warmStart, bool positional,
+                               double touching, cnArena* arena, bool* outOfMemory )
+{
+    const cnContactSet* set = &world->contacts;
+    size_t count = (size_t)( set->count > 0 ? set->count : 1 );
+    int* order = cnArenaAlloc( arena, count * sizeof( int ), 16 );
+    int* rowStart = cnArenaAlloc( arena, count * sizeof( int ), 16 );
+    int* groupStart = cnArenaAlloc( arena, count * sizeof( int ), 16 );
+    int32_t* colorStart = cnArenaAlloc( arena, ( CN_COLOR_COUNT + 1 ) * sizeof( int32_t ), 16 );
+    if ( order == NULL || rowStart == NULL || groupStart == NULL || colorStart == NULL )
+    {
+        *outOfMemory = true;
+        return false;
+    }
+    int colorFirst[CN_COLOR_COUNT + 2];
+    int solved = 0;
+    if ( world->def.enableColoring )
+    {
+        solved = cnColorContacts( world, rows, arena, order, colorFirst );
+    }
+    else
+    {
+        // the cache's order, all in the overflow: no colours
+        for ( int c = 0; c < set->count; ++c )
+        {
+            int ra, rb;
+            if ( cnContactBodies( world, rows, set->contacts + c, &ra, &rb ) )
+            {
+                order[solved++] = c;
+            }
+        }
+        for ( int k = 0; k <= CN_COLOR_COUNT; ++k )
+        {
+            colorFirst[k] = 0;
+        }
+        colorFirst[CN_COLOR_COUNT + 1] = solved;
+    }
+
+    // the layout: each contact's first row and group, each colour's first group
+    cnSolverProblem* p = &rows->problem;
+    bool dropped = false;
+    int color = 0;
+    for ( int n = 0; n < solved; ++n )
+    {
+        for ( ; color <= CN_COLOR_COUNT && colorFirst[color] == n; ++color )
+        {
+            colorStart[color] = p->groupCount;
+        }
+        const cnContact* contact = set->contacts + order[n];
+        const cnShape* shapeA = world->shapes + contact->shapeA;
+        const cnShape* shapeB = world->shapes + contact->shapeB;
+        dropped =
+            dropped || ( friction == false && shapeA->material.friction * shapeB->material.friction > 0.0 );
+        rowStart[n] = p->rowCount;
+        groupStart[n] = p->groupCount;
+        p->rowCount += ( friction ? 3 : 1 ) * contact->manifold.pointCount;
+        p->groupCount += contact->manifold.pointCount;
+    }
+    for ( ; color <= CN_COLOR_COUNT; ++color )
+    {
+        colorStart[color] = p->groupCount;
+    }
+    // the colours in use; the overflow's groups, and any added after (joints, the oracle's), follow
+    // colorStart[colorCount] and are swept in order
+    int used = CN_COLOR_COUNT;
+    while ( used > 0 && colorStart[used - 1] == colorStart[used] )
+    {
+        used -= 1;
+    }
+    p->colorCount = used;
+    p->colorStart = colorStart;
+
+    cnContactLayout layout = { .world = world,
+                               .rows = rows,
+                               .scratch = scratch,
+                               .timeStep = timeStep,
+                               .touching = touching,
+                               .friction = friction,
+                               .warmStart = warmStart,
+                               .positional = positional,
+                               .order = order,
+                               .rowStart = rowStart,
+                               .groupStart = groupStart };
+    cnParallelFor( &world->tasks, cnContactRowsTask, solved, CN_CONTACT_RANGE, &layout );
     return dropped;
 }
 
@@ -635,8 +834,9 @@ static int cnAddStartRows( cnOracleContext* context, const int shapeIndex[2], co
         // static bodies are the ground (-1); a kinematic one's velocity is in b, as in the assembly
         int ra = bodies->type[bodyRow[0]] == cn_staticBody ? -1 : bodyRow[0];
         int rb = bodies->type[bodyRow[1]] == cn_staticBody ? -1 : bodyRow[1];
-        int i = cnAddRow( rows, world, ra, rb, rA, rB, mp->normal, mp->separation / context->timeStep );
-        cnAddGroup( rows, i, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
+        int i = cnAddRow( rows, world, rows->problem.rowCount++, ra, rb, rA, rB, mp->normal,
+                          mp->separation / context->timeStep );
+        cnAddGroup( rows, rows->problem.groupCount++, i, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
         rows->contact[i] = -1;
         rows->point[i] = 0;
         rows->slot[i] = CN_RECURSION_SLOT;
@@ -818,8 +1018,8 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
             cnVec3 rA = cnSub( mp->point, center[bodyRow[0]] );
             cnVec3 rB = cnSub( mp->point, center[bodyRow[1]] );
             // b = J_dyn v + separation / dt from cnAddRow, then J_dyn (v + delta) off
-            int i = cnAddRow( rows, world, solverRow[0], solverRow[1], rA, rB, mp->normal,
-                              mp->separation / timeStep );
+            int i = cnAddRow( rows, world, rows->problem.rowCount++, solverRow[0], solverRow[1], rA, rB,
+                              mp->normal, mp->separation / timeStep );
             const double* jacobians[2] = { problem->jacobianA + 6 * i, problem->jacobianB + 6 * i };
             for ( int side = 0; side < 2; ++side )
             {
@@ -837,7 +1037,7 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
                     problem->b[i] -= jacobians[side][j] * ( d[j] + velocity[j] );
                 }
             }
-            cnAddGroup( rows, i, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
+            cnAddGroup( rows, rows->problem.groupCount++, i, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
             rows->contact[i] = c;
             rows->point[i] = 0;
             rows->slot[i] = CN_RECURSION_SLOT;
@@ -1187,16 +1387,22 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
     }
     rows.problem.timeStep = timeStep;
     rows.problem.dynamics = world->def.dynamics;
+    rows.problem.tasks = &world->tasks;
     cnPrepareBodies( world, &rows );
     // joints under load turn their bodies more slowly than the bare inertia says (joint.c)
     if ( overdamped == false && world->jointCount > 0 )
     {
         cnAddJointGeometricInertia( world, rows.solverIndex, rows.wAngular, timeStep );
     }
+    bool outOfMemory = false;
     if ( cnPrepareContacts( world, &rows, timeStep, scratch, friction, warmStart, false,
-                            hard ? CN_TOUCH_TOLERANCE : 0.0 ) )
+                            hard ? CN_TOUCH_TOLERANCE : 0.0, arena, &outOfMemory ) )
     {
         report->warnings |= cn_warnFrictionDropped;
+    }
+    if ( outOfMemory )
+    {
+        return cn_statusOutOfMemory;
     }
     cnSolverProblem* problem = &rows.problem;
     // the joints' rows after the contacts': an inertial world corrects their position error in the
@@ -1459,12 +1665,18 @@ static cnStatus cnCorrectPositions( cnWorld* world, double timeStep, cnStepScrat
     }
     rows.problem.timeStep = timeStep;
     rows.problem.dynamics = world->def.dynamics;
+    rows.problem.tasks = &world->tasks;
     cnPrepareBodies( world, &rows );
     if ( rows.bodyCount == 0 )
     {
         return cn_statusOk;
     }
-    cnPrepareContacts( world, &rows, timeStep, scratch, false, false, true, 0.0 );
+    bool outOfMemory = false;
+    cnPrepareContacts( world, &rows, timeStep, scratch, false, false, true, 0.0, arena, &outOfMemory );
+    if ( outOfMemory )
+    {
+        return cn_statusOutOfMemory;
+    }
     int jointFirst = rows.problem.rowCount;
     cnAppendJointRows( world, &rows.problem, rows.solverIndex, rows.lambda, timeStep, cn_jointPassPosition,
                        false, NULL, NULL );

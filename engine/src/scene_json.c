@@ -2284,7 +2284,8 @@ static const char* const cn_worldKeys[] = { "gravity",
                                             "hit_event_threshold",
                                             "continuous",
                                             "joint_projection",
-                                            "threads" };
+                                            "threads",
+                                            "coloring" };
 static const char* const cn_solverKeys[] = { "name", "iterations", "tolerance", "params" };
 static const char* const cn_materialKeys[] = { "friction", "restitution", "density" };
 static const char* const cn_bodyKeys[] = { "name",
@@ -2668,6 +2669,16 @@ static bool cnReadWorld( cnLoader* L, const cJSON* item, cnWorldDef* def )
             return cnFailExpected( L, "0 (off) or an integer from 2 to 256", multisphere );
         }
         def->multisphere = (int)count;
+        cnPop( L );
+    }
+    const cJSON* coloring = cnMember( L, item, "coloring", false );
+    if ( coloring != NULL )
+    {
+        cnPushKey( L, "coloring" );
+        if ( cnCheckBool( L, coloring, &def->enableColoring ) == false )
+        {
+            return false;
+        }
         cnPop( L );
     }
     // workers of the parallel stages; the results do not depend on it

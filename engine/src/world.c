@@ -991,16 +991,20 @@ cnStatus cnWorld_Step( cnWorldId worldId, double timeStep )
                                            : ( world->def.dynamics == cn_dynamicsInertial ? 2 : 1 );
     report->substeps = substeps;
     double h = timeStep / (double)substeps;
+    // the workers stay awake through the substeps' parallel stages
+    cnTaskSystem_SetHot( &world->tasks, true );
     for ( int sub = 0; sub < substeps; ++sub )
     {
         cnStatus status = cnSubstep( world, h, sub == substeps - 1, report );
         if ( status != cn_statusOk )
         {
+            cnTaskSystem_SetHot( &world->tasks, false );
             world->locked = false;
             world->stepping = false;
             return status;
         }
     }
+    cnTaskSystem_SetHot( &world->tasks, false );
 
     // the state the step ends with is the last finite one (end systems may still break it)
     cnGuardBodies( world, true );
