@@ -548,15 +548,33 @@ void cnPrepareRows( const cnSolverProblem* problem, cnPrepared* prepared )
 
 // ---- products -----------------------------------------------------------------------------------
 
-void cnComputeVelocity( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
-                        double* velocity )
+// whether groups g and h act on a common body
+static bool cnGroupsShareBody( const cnSolverProblem* problem, int g, int h )
 {
-    if ( problem->matrix != NULL )
+    int ga = problem->bodyA[problem->groups[g].firstRow], gb = problem->bodyB[problem->groups[g].firstRow];
+    int ha = problem->bodyA[problem->groups[h].firstRow], hb = problem->bodyB[problem->groups[h].firstRow];
+    return ( ga >= 0 && ( ga == ha || ga == hb ) ) || ( gb >= 0 && ( gb == ha || gb == hb ) );
+}
+
+int cnColorBlockStart( const cnSolverProblem* problem, int colorFirst, int colorEnd, int nominal )
+{
+    int g = nominal;
+    if ( g >= colorEnd )
     {
-        return;
+        return colorEnd;
     }
-    memset( velocity, 0, 6 * (size_t)problem->bodyCount * sizeof( double ) );
-    for ( int i = 0; i < problem->rowCount; ++i )
+    while ( g > colorFirst && g < colorEnd && cnGroupsShareBody( problem, g - 1, g ) )
+    {
+        g += 1;
+    }
+    return g;
+}
+
+// W J^T lambda of rows [first, end), added to the bodies' velocities in row order
+static void cnAddRowVelocities( const cnSolverProblem* problem, const cnPrepared* prepared,
+                                const double* lambda, int first, int end, double* velocity )
+{
+    for ( int i = first; i < end; ++i )
     {
         const cnSweepRow* row = prepared->sweepRows + i;
         double l = lambda[i];
@@ -585,11 +603,105 @@ void cnComputeVelocity( const cnSolverProblem* problem, const cnPrepared* prepar
     }
 }
 
+// a colour of a coloured problem, one contiguous run of its groups a worker: a body's rows in a
+// colour are one run, so each body's velocity gets its rows in row order, as in the serial loop
+typedef struct cnColorVelocity
+{
+    const cnSolverProblem* problem;
+    const cnPrepared* prepared;
+    const double* lambda;
+    double* velocity;
+    int colorFirst;
+    int colorEnd;
+    int share; // groups a worker takes
+} cnColorVelocity;
+
+static void cnColorVelocityTask( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    cnColorVelocity* task = context;
+    const cnSolverProblem* problem = task->problem;
+    for ( int k = start; k < end; ++k )
+    {
+        int first = cnColorBlockStart( problem, task->colorFirst, task->colorEnd,
+                                       task->colorFirst + k * task->share );
+        int last = cnColorBlockStart( problem, task->colorFirst, task->colorEnd,
+                                      task->colorFirst + ( k + 1 ) * task->share );
+        if ( first < last )
+        {
+            const cnRowGroup* tail = problem->groups + last - 1;
+            cnAddRowVelocities( problem, task->prepared, task->lambda, problem->groups[first].firstRow,
+                                tail->firstRow + tail->rowCount, task->velocity );
+        }
+    }
+}
+
+void cnComputeVelocity( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                        double* velocity )
+{
+    if ( problem->matrix != NULL )
+    {
+        return;
+    }
+    memset( velocity, 0, 6 * (size_t)problem->bodyCount * sizeof( double ) );
+    int workers = cnWorkerCount( problem->tasks );
+    if ( prepared->colored == false || workers <= 1 )
+    {
+        cnAddRowVelocities( problem, prepared, lambda, 0, problem->rowCount, velocity );
+        return;
+    }
+    for ( int c = 0; c < problem->colorCount; ++c )
+    {
+        cnColorVelocity task = { problem,
+                                 prepared,
+                                 lambda,
+                                 velocity,
+                                 problem->colorStart[c],
+                                 problem->colorStart[c + 1],
+                                 ( problem->colorStart[c + 1] - problem->colorStart[c] + workers - 1 ) /
+                                     workers };
+        if ( task.share > 0 )
+        {
+            cnParallelFor( problem->tasks, cnColorVelocityTask, workers, 1, &task );
+        }
+    }
+    // the overflow, the joints and the oracle's rows, in order
+    int rest = problem->colorStart[problem->colorCount];
+    int firstRow = rest < problem->groupCount ? problem->groups[rest].firstRow
+                   : rest > 0 ? problem->groups[rest - 1].firstRow + problem->groups[rest - 1].rowCount
+                              : 0;
+    cnAddRowVelocities( problem, prepared, lambda, firstRow, problem->rowCount, velocity );
+}
+
+typedef struct cnRowValues
+{
+    const cnSolverProblem* problem;
+    const cnPrepared* prepared;
+    const double* lambda;
+    const double* velocity;
+    double* w;
+} cnRowValues;
+
+static void cnRowValuesRange( int start, int end, int worker, void* context );
+
 void cnComputeW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
                  const double* velocity, double* w )
 {
-    int n = problem->rowCount;
-    for ( int i = 0; i < n; ++i )
+    // each row on its own: on the problem's workers
+    cnRowValues task = { problem, prepared, lambda, velocity, w };
+    cnParallelFor( problem->tasks, cnRowValuesRange, problem->rowCount, 256, &task );
+}
+
+static void cnRowValuesRange( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    const cnRowValues* task = context;
+    const cnSolverProblem* problem = task->problem;
+    const cnPrepared* prepared = task->prepared;
+    const double* lambda = task->lambda;
+    const double* velocity = task->velocity;
+    double* w = task->w;
+    for ( int i = start; i < end; ++i )
     {
         double soft = problem->softness != NULL ? problem->softness[i] * lambda[i] : 0.0;
         double sum = 0.0;

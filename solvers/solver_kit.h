@@ -79,6 +79,11 @@ bool cnValidateProblem( const cnSolverProblem* problem, const char** why );
 // Why `solver` cannot take `problem` (its caps against the problem's groups and form), or NULL.
 const char* cnSolverRefusal( const cnSolverVTable* solver, const cnSolverProblem* problem );
 
+// Where a block of a colour's groups [colorFirst, colorEnd) that would start at group `nominal`
+// starts: moved past groups that share a body with the group before them (a contact's points),
+// so that such a run stays in one block. colorEnd when nominal is at or past it.
+int cnColorBlockStart( const cnSolverProblem* problem, int colorFirst, int colorEnd, int nominal );
+
 // Prepare the problem's rows [0, rowCount) and groups. Memory from `scratch` (6 blocks). False when
 // out of memory. The problem must be valid.
 typedef struct cnScratch cnScratch;

@@ -474,38 +474,16 @@ typedef struct cnColorSweep
     cnSweepResult blocks[CN_SWEEP_BLOCKS];
 } cnColorSweep;
 
-// whether groups g and h act on a common body
-static bool cnGroupsShareBody( const cnSolverProblem* problem, int g, int h )
-{
-    int ga = problem->bodyA[problem->groups[g].firstRow], gb = problem->bodyB[problem->groups[g].firstRow];
-    int ha = problem->bodyA[problem->groups[h].firstRow], hb = problem->bodyB[problem->groups[h].firstRow];
-    return ( ga >= 0 && ( ga == ha || ga == hb ) ) || ( gb >= 0 && ( gb == ha || gb == hb ) );
-}
-
-// where block k of a round starts: moved past groups that share a body with the group before them
-// (a contact's points), so that such a run stays in one block
-static int cnBlockStart( const cnColorSweep* sweep, int k )
-{
-    int g = sweep->first + k * CN_SWEEP_BLOCK;
-    if ( g >= sweep->end )
-    {
-        return sweep->end;
-    }
-    while ( g > sweep->colorFirst && g < sweep->end && cnGroupsShareBody( sweep->problem, g - 1, g ) )
-    {
-        g += 1;
-    }
-    return g;
-}
-
 static void cnColorSweepTask( int start, int end, int worker, void* context )
 {
     (void)worker;
     cnColorSweep* sweep = context;
     for ( int k = start; k < end; ++k )
     {
-        int first = cnBlockStart( sweep, k );
-        int last = cnBlockStart( sweep, k + 1 );
+        int first = cnColorBlockStart( sweep->problem, sweep->colorFirst, sweep->end,
+                                       sweep->first + k * CN_SWEEP_BLOCK );
+        int last = cnColorBlockStart( sweep->problem, sweep->colorFirst, sweep->end,
+                                      sweep->first + ( k + 1 ) * CN_SWEEP_BLOCK );
         sweep->blocks[k] = ( cnSweepResult ){ 0.0, 0.0, true };
         cnSweepRange( sweep->problem, sweep->prepared, sweep->hooks, sweep->lambda, sweep->velocity, first,
                       last, sweep->blocks + k );

@@ -72,6 +72,10 @@ struct cnTaskPool
     atomic_bool hot; // inside a step: workers spin between loops instead of sleeping
 };
 
+// While this thread runs a range: its worker index + 1. A loop started from inside a range runs
+// inline under that index (the pool runs one loop at a time).
+static _Thread_local int cn_insideRange = 0;
+
 // Take and run ranges of the loop whose word was `state` until it has none left.
 static void cnRunRanges( cnTaskPool* pool, uint64_t state, int workerIndex )
 {
@@ -93,7 +97,9 @@ static void cnRunRanges( cnTaskPool* pool, uint64_t state, int workerIndex )
         // the range is ours, so its loop cannot finish (nor its task change) before it has run
         int start = (int)next * pool->rangeSize;
         int end = start + pool->rangeSize < pool->itemCount ? start + pool->rangeSize : pool->itemCount;
+        cn_insideRange = workerIndex + 1;
         pool->task( start, end, workerIndex, pool->context );
+        cn_insideRange = 0;
         atomic_fetch_add_explicit( &pool->finished, 1, memory_order_release );
         state += 1;
     }
@@ -221,9 +227,9 @@ void cnParallelFor( const cnTaskSystem* system, cnTaskFcn* task, int itemCount, 
         return;
     }
     rangeSize = rangeSize > 1 ? rangeSize : 1;
-    if ( system == NULL || system->workerCount <= 1 || itemCount <= rangeSize )
+    if ( system == NULL || system->workerCount <= 1 || itemCount <= rangeSize || cn_insideRange > 0 )
     {
-        task( 0, itemCount, 0, context );
+        task( 0, itemCount, cn_insideRange > 0 ? cn_insideRange - 1 : 0, context );
         return;
     }
     if ( system->pool == NULL )

@@ -36,7 +36,8 @@ void cnTaskSystem_Destroy( cnTaskSystem* system, const cnAllocator* allocator );
 // start at multiples of rangeSize on our own pool and with one worker; the game's callbacks may
 // cut them otherwise (at least rangeSize long), so a loop that reduces must make its unit of
 // reduction one item. With one worker, or a single range, the calling thread runs it (worker 0).
-// NULL system: the calling thread.
+// NULL system: the calling thread. A loop started from inside a range of the own pool runs
+// inline, on the calling worker and under its index.
 void cnParallelFor( const cnTaskSystem* system, cnTaskFcn* task, int itemCount, int rangeSize,
                     void* context );
 
