@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Install the Debian 12 packages Cairn builds and tests with, when any is missing.
 # Runs apt-get as root, or through sudo for a normal user.
+#   bash scripts/deps.sh          the packages below
+#   bash scripts/deps.sh peers    and Bullet and ODE (libbullet-dev, libode-dev) for the peer drivers of
+#                                 tests/bench/peers and bench_peers.py (docs/benchmarks.md)
 set -euo pipefail
 
 # libsuitesparse-dev: CHOLMOD and AMD, the sparse factorisation of pgs_sm and the Newton methods
@@ -10,6 +13,16 @@ set -euo pipefail
 # software renderer (llvmpipe) for headless screenshots and the viewer tests
 packages="build-essential cmake pkg-config libccd-dev libcjson-dev check libhdf5-dev libsuitesparse-dev
     libglfw3-dev libcglm-dev libgl-dev libstb-dev python3-glad xvfb xauth libgl1-mesa-dri libglx-mesa0"
+
+for argument in "$@"; do
+    case "$argument" in
+        peers) packages="$packages libbullet-dev libode-dev" ;;
+        *)
+            echo "usage: bash scripts/deps.sh [peers]" >&2
+            exit 2
+            ;;
+    esac
+done
 
 missing=""
 for package in $packages; do
