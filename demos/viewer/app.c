@@ -1090,6 +1090,17 @@ static void vwKeyCallback( GLFWwindow* window, int key, int scancode, int action
         case GLFW_KEY_T:
             app->slowMotion = !app->slowMotion;
             break;
+        case GLFW_KEY_W:
+        {
+            // workers 1, 2, 4, 1, ...: the same bits, another speed
+            int workers = cnWorld_GetWorkerCount( app->worldId );
+            workers = workers >= 4 ? 1 : workers * 2;
+            if ( cnWorld_SetWorkerCount( app->worldId, workers ) == cn_statusOk )
+            {
+                vwSetMessage( app, "%d worker%s", workers, workers > 1 ? "s" : "" );
+            }
+            break;
+        }
         case GLFW_KEY_B:
             vwDropBody( app, app->dropCount );
             break;

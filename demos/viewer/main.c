@@ -19,6 +19,7 @@ static void vwUsage( FILE* out )
         "  --set KEY=VALUE        override a scene value before it is checked, as cairn run does, e.g.\n"
         "                         --set world.solver.iterations=50 (repeatable, applied in order)\n"
         "  --param NAME=VALUE     a parameter of the solver, e.g. --param kernel=reference (repeatable)\n"
+        "  --threads N            workers for the step (1 to 64; W cycles 1, 2, 4 while it runs)\n"
         "  --headless             draw off-screen, one step per frame, no window shown\n"
         "  --frames N             headless: frames to draw (default 120)\n"
         "  --screenshot FILE.png  headless: write the last frame\n"
@@ -117,7 +118,7 @@ int main( int argc, char** argv )
                           strcmp( arg, "--report" ) == 0 || strcmp( arg, "--hud-log" ) == 0 ||
                           strcmp( arg, "--size" ) == 0 || strcmp( arg, "--color" ) == 0 ||
                           strcmp( arg, "--set" ) == 0 || strcmp( arg, "--param" ) == 0 ||
-                          strcmp( arg, "--samples" ) == 0;
+                          strcmp( arg, "--samples" ) == 0 || strcmp( arg, "--threads" ) == 0;
         if ( takesValue && value == NULL )
         {
             fprintf( stderr, "cairn-viewer: %s needs a value\n", arg );
@@ -155,6 +156,25 @@ int main( int argc, char** argv )
                 fprintf( stderr, "cairn-viewer: --frames %s: expected a positive whole number\n", value );
                 return 2;
             }
+        }
+        else if ( strcmp( arg, "--threads" ) == 0 )
+        {
+            // the same as --set world.threads=N, as in cairn run
+            static char threadsOverride[64];
+            int threads = 0;
+            if ( !vwParseInt( value, 1, 64, &threads ) )
+            {
+                fprintf( stderr, "cairn-viewer: --threads %s: expected a whole number from 1 to 64\n",
+                         value );
+                return 2;
+            }
+            if ( options.overrideCount == VW_MAX_OPTIONS )
+            {
+                fprintf( stderr, "cairn-viewer: more than %d --set options\n", VW_MAX_OPTIONS );
+                return 2;
+            }
+            snprintf( threadsOverride, sizeof( threadsOverride ), "world.threads=%d", threads );
+            options.overrides[options.overrideCount++] = threadsOverride;
         }
         else if ( strcmp( arg, "--samples" ) == 0 )
         {

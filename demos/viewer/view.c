@@ -863,10 +863,12 @@ void vwDrawHud( vwApp* app, double fps )
         bool usable = cnSolveStatusIsUsable( status, solver->caps );
         // iterations in the solver's unit ("sweep" -> "sweeps: 10 main + 2 relax")
         const char* unit = solver->iterationUnit != NULL ? solver->iterationUnit : "iteration";
-        char substeps[32] = "";
-        if ( r->substeps > 1 )
+        char substeps[64] = "";
+        int workers = cnWorld_GetWorkerCount( app->worldId );
+        if ( r->substeps > 1 || workers > 1 )
         {
-            snprintf( substeps, sizeof( substeps ), " in %d substeps", r->substeps );
+            snprintf( substeps, sizeof( substeps ), " in %d substep%s on %d worker%s", r->substeps,
+                      r->substeps > 1 ? "s" : "", workers, workers > 1 ? "s" : "" );
         }
         vwAddLine( &lines, usable ? s_white : s_warn, "%ss: %d main + %d relax%s   status %s%s%s", unit,
                    r->solverIterations, r->relaxIterations, substeps, cnSolveStatusName( status ),
@@ -994,7 +996,7 @@ void vwDrawHud( vwApp* app, double fps )
         vwPanel( app, (float)app->width * 0.5f - 200.0f * s, 120.0f * s,
                  "mouse: left drag orbits, or drags a body on it with a spring\n"
                  "       right drag pans, wheel zooms\n"
-                 "Space pause   N single step   R reset   T slow motion\n"
+                 "Space pause   N single step   R reset   T slow motion   W workers\n"
                  "B drop a body   C colour mode   L shadows   G hide the HUD   P screenshot\n"
                  "Tab next solver   1-9, 0, - solver by number   F friction cone/pyramid\n"
                  "Up/Down pick a parameter   Left/Right change it\n"
