@@ -544,6 +544,39 @@ START_TEST( overrides_apply_in_command_line_order )
 }
 END_TEST
 
+// --threads: the report says how many workers ran and gives the same state hash for 1 and 2 (16 hex
+// digits), a different one when the scene changes; bad counts are usage errors
+START_TEST( threads_keep_the_state_hash )
+{
+    const char* scene = cntScenePath( "pyramid15_small.json" );
+    cJSON* one = cntRunWithReport( scene, "--steps 30 --threads 1", NULL );
+    cJSON* two = cntRunWithReport( scene, "--steps 30 --threads 2", NULL );
+    cJSON* moved = cntRunWithReport( scene, "--steps 30 --threads 2 --set world.gravity=[0,0,-9.8]", NULL );
+    ck_assert_double_eq( cntNumber( one, "threads" ), 1.0 );
+    ck_assert_double_eq( cntNumber( two, "threads" ), 2.0 );
+    const cJSON* hashOne = cJSON_GetObjectItemCaseSensitive( one, "state_hash" );
+    const cJSON* hashTwo = cJSON_GetObjectItemCaseSensitive( two, "state_hash" );
+    const cJSON* hashMoved = cJSON_GetObjectItemCaseSensitive( moved, "state_hash" );
+    ck_assert( cJSON_IsString( hashOne ) && cJSON_IsString( hashTwo ) && cJSON_IsString( hashMoved ) );
+    ck_assert_uint_eq( strlen( hashOne->valuestring ), 16 );
+    ck_assert_uint_eq( strspn( hashOne->valuestring, "0123456789abcdef" ), 16 );
+    ck_assert_str_eq( hashOne->valuestring, hashTwo->valuestring );
+    ck_assert_str_ne( hashOne->valuestring, hashMoved->valuestring );
+    cJSON_Delete( one );
+    cJSON_Delete( two );
+    cJSON_Delete( moved );
+
+    const char* const bad[] = { "--threads 0", "--threads 65", "--threads two", "--threads 1.5" };
+    for ( int i = 0; i < 4; ++i )
+    {
+        cntCliRun run = cntRunCli( "run \"%s\" --steps 1 %s", scene, bad[i] );
+        ck_assert_msg( run.exitCode == 2, "'%s': exit code %d", bad[i], run.exitCode );
+        ck_assert_msg( cntContains( run.err, "--threads" ), "'%s': stderr: %s", bad[i], run.err );
+        cntFreeCliRun( &run );
+    }
+}
+END_TEST
+
 START_TEST( solver_option_is_recorded )
 {
     const char* report = cntWorkPath( 0, "solver_report.json" );
@@ -1152,6 +1185,7 @@ Suite* cntCliRunSuite( void )
     tcase_add_test( report, dt_option_sets_the_time_step );
     tcase_add_test( report, overrides_apply_in_command_line_order );
     tcase_add_test( report, solver_option_is_recorded );
+    tcase_add_test( report, threads_keep_the_state_hash );
     tcase_add_test( report, zero_steps_report_the_loaded_state );
     tcase_add_test( report, trace_has_one_row_per_step );
     tcase_add_test( report, report_merits_match_the_trace );
