@@ -94,7 +94,7 @@ typedef struct cnContactSet
     struct cnOwnerTouch* ownerTouches; // (ownerTouchCapacity)
     int ownerTouchCapacity;
 
-    // hit events of the step's solves (contact_solver.c), and how many shapes ask for them: none,
+    // hit events of the step's solves (contact_rows.c), and how many shapes ask for them: none,
     // and the solve does not look
     cnContactHitEvent* hitEvents; // (hitCount)
     int hitCount;
@@ -147,7 +147,7 @@ void cnClearContactEvents( cnWorld* world );
 // fields and warnings.
 cnStatus cnUpdateContacts( cnWorld* world, double timeStep );
 
-// Add a hit event (contact_solver.c finds them). False when out of memory (the event is lost).
+// Add a hit event (contact_rows.c finds them). False when out of memory (the event is lost).
 bool cnPushHitEvent( cnWorld* world, const cnContactHitEvent* event );
 
 // Sensors: register a new sensor shape (false: out of memory), and forget one being destroyed

@@ -4,7 +4,9 @@
 // Contact constraints: one solver problem assembled from the contact cache, solved by the
 // world's solver through the solver layer, and applied to the bodies (stages 5 to 7 of the step).
 // The stages read as Box2D v3's contact solver does: prepare, warm start, solve, relax, store,
-// apply (contact_solver.c).
+// apply; split by stage as Box2D's files are: the passes (contact_solver.c), the rows and what goes
+// back after the solve (contact_rows.c), the ReLCP oracle (contact_oracle.c), and the joints' rows
+// and projection (joint_solver.c).
 //
 // Per contact point a contact group: a normal row and two tangent rows, with the world's friction
 // model (cnWorldDef.frictionModel: the pyramid, or the exact cone for a solver with cn_solverCone).
@@ -44,18 +46,6 @@ typedef struct cnStepScratch cnStepScratch;
 // scratch->finalSubstep), and the step report the solver's numbers and warnings.
 // cn_statusOutOfMemory is the only failure.
 cnStatus cnSolveContacts( cnWorld* world, double timeStep, cnStepScratch* scratch );
-
-// Joint projection (cnWorldDef.enableJointProjection; inertial worlds): after a substep's positions
-// moved, bring the bodies back onto their joints' equality constraints (post-stabilisation, Cline
-// and Pai 2003): Newton steps on the positions, each the mass-weighted least change that removes
-// the linearised error, J W J^T lambda = -C, solved exactly (cnLayerSolveBilateral); then the
-// velocities' least change that zeroes those rows' J v (kinematic bodies' motion included). Limits
-// carried past their bound join both as equalities. cn_statusOutOfMemory is the only failure.
-cnStatus cnProjectJoints( cnWorld* world, double timeStep );
-
-// A_ii = J_i W J_i^T of row i of an assembled problem (its bodies' W blocks; a row's two sides are
-// different bodies, or one and the ground)
-double cnProblemRowDiagonal( const cnSolverProblem* problem, int row );
 
 // Solver management (world.c calls these; world_solver.c).
 cnStatus cnInitWorldSolver( cnWorld* world, const cnSolverSettings* settings, char* message, int size );

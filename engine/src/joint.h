@@ -2,11 +2,11 @@
 #pragma once
 
 // Joints inside the world: the joint pool (slots with generations, like shapes), the pair filter
-// of jointed bodies, and the rows each joint adds to the solver problem (joint.c). The model is in
+// of jointed bodies, and the geometry their API and their rows share (joint.c). The rows each joint
+// adds to the solver problem and the projection are joint_solver.h's. The model is in
 // cairn/joint.h and docs/architecture.md, "Joints".
 
 #include "cairn/joint.h"
-#include "cairn/solver.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -60,55 +60,35 @@ typedef struct cnJoint
     uint8_t rowSlot[cn_jointSlotCount];
 } cnJoint;
 
-// What the rows of joints need beyond b: the soft pass's extra bias and softness (position
-// correction, as for penetrating contacts), and the softness every pass has (springs).
-typedef struct cnJointSoft
+// Where a joint is now: anchors, their lever arms from the centres of mass, orientations.
+typedef struct cnJointFrame
 {
-    double* softBias;       // (rowCapacity) added to b in the soft pass
-    double* softSoftness;   // (rowCapacity) the soft pass's softness
-    double* springSoftness; // (rowCapacity) softness of every pass (spring rows), else 0
-    bool pushes;            // some row has a soft-pass push
-    bool springs;           // some row has spring softness
-} cnJointSoft;
+    int rowA;
+    int rowB;
+    cnQuat qA;
+    cnQuat qB;
+    cnVec3 pA; // world anchors
+    cnVec3 pB;
+    cnVec3 rA; // from the centres of mass
+    cnVec3 rB;
+} cnJointFrame;
 
-// How the rows are built.
-typedef enum cnJointPass
-{
-    // an inertial world's velocity problem: hard b = J v* (+ speculative limits, motor speeds,
-    // springs); the position error as a soft-pass push
-    cn_jointPassSoft = 0,
-    // the whole position error in b: C / dt (overdamped worlds, and the position pass of an
-    // inertial world with the split impulse, where motors and springs are left out)
-    cn_jointPassPositional = 1,
-    cn_jointPassPosition = 2,
-    // the joints' position error alone, b = C / dt (no velocities in b, no motors or springs): the rows of
-    // the projection after the positions moved (cnProjectJoints); the joints keep the directions
-    // and rows of the velocity pass (warm starts, reported forces)
-    cn_jointPassProjection = 3,
-} cnJointPass;
+// Where a joint is now, from its bodies' poses.
+cnJointFrame cnMakeJointFrame( const cnWorld* world, const cnJoint* joint );
 
-// Rows and groups the world's joints may add to one problem (an upper bound).
-int cnJointRowBound( const cnWorld* world );
+// the rotation vector of B's rotation away from the pose held, world frame, rad
+cnVec3 cnJointRotationError( const cnJoint* joint, const cnJointFrame* f );
 
-// Append every joint's rows to `problem` (its bodies and W blocks prepared: `solverIndex` maps body
-// rows to solver indices). `lambda` gets the warm start when `warmStart`; `soft` (nullable for
-// the positional passes) the soft-pass data, zeroed by the caller; `rowVelocity` (nullable) each
-// row's J v at the bodies' current velocities, kinematic bodies included. Rows the solver cannot
-// take are left out and raise cn_warnJointsDropped.
-void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* solverIndex, double* lambda,
-                        double timeStep, cnJointPass pass, bool warmStart, cnJointSoft* soft,
-                        double* rowVelocity );
+// a hinge's axis as A carries it, and as B carries it, world frame
+cnVec3 cnHingeAxisA( const cnJoint* joint, const cnJointFrame* f );
+cnVec3 cnHingeAxisB( const cnJoint* joint, const cnJointFrame* f );
 
-// Stiffen the W blocks of bodies that joints hold under load (an inertial world's velocity
-// problem): each joint end adds h^2 |f| |r| to its body's inertia about every axis, with f the
-// joint's force of the last step and r the lever arm from the centre of mass to the anchor, and
-// the body's angular W block becomes the inverse of that. `wAngular` holds the blocks of the
-// solver indices `solverIndex` maps body rows to.
-void cnAddJointGeometricInertia( cnWorld* world, const int* solverIndex, double* wAngular, double timeStep );
+// the twist of B's rotation away from the pose held about the hinge axis, rad, in (-pi, pi]
+double cnHingeAngle( const cnJoint* joint, const cnJointFrame* f );
 
-// Keep the impulses of the joints' rows for the next step's warm start (a joint that had no rows
-// because its bodies sleep keeps the ones it had).
-void cnStoreJointImpulses( cnWorld* world, const double* lambda, double timeStep );
+// True when the row in `slot` runs along an angular direction (hinge rows 3-4 and 6-8, fixed and
+// prismatic rows 3-5)
+bool cnSlotIsAngular( const cnJoint* joint, int slot );
 
 // True when a joint between the bodies in these slots keeps them from colliding.
 bool cnJointsFilterPair( cnWorld* world, int bodySlotA, int bodySlotB );

@@ -15,6 +15,7 @@
 #include "core.h"
 #include "island.h"
 #include "joint.h"
+#include "joint_solver.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -896,7 +897,7 @@ static cnStatus cnSubstep( cnWorld* world, double h, bool final, cnStepReport* r
     cnIntegratePositions( world, h, &scratch );
     report->integrateMs += cnGetMilliseconds( ticks );
 
-    // 7a the joints' position error the move left, projected away (contact_solver.c)
+    // 7a the joints' position error the move left, projected away (joint_solver.c)
     ticks = cnGetTicks();
     cnStatus projected = cnProjectJoints( world, h );
     report->solveMs += cnGetMilliseconds( ticks );

@@ -113,7 +113,7 @@ static double cntThreshold( cntPush* push, double angle, double precision )
 }
 
 // The table at two steps: 0.01 s, where the push's predicted slide (mu g dt = 49 mm/s) is above the
-// engine's 1 mm/s, so the pyramid's first axis follows it (contact_solver.c) and the pyramid holds
+// engine's 1 mm/s, so the pyramid's first axis follows it (contact_rows.c) and the pyramid holds
 // mu m g in every direction too; and 1e-4 s, where the predicted slide is 0.49 mm/s, the axes are a
 // fixed function of the normal, and the pyramid holds up to sqrt 2 mu m g across them.
 START_TEST( test_sliding_threshold_is_isotropic_with_the_cone )

@@ -496,7 +496,7 @@ END_TEST
 // gravity) of an exact solver stays at its start (pgs_sm: within 2.5 J over 3000 steps). A sweep
 // solver stretches the chain and pulls it back, and pulling back a stretch s lifts the chain's
 // weight W by at most s: the bound is E - E0 <= W x 0.1 m (a 10 cm stretch, three times the 3 cm
-// PGS leaves at rest; about 2.9 kJ). Before the joints' geometric stiffness (joint.c) the chain
+// PGS leaves at rest; about 2.9 kJ). Before the joints' geometric stiffness (joint_solver.c) the chain
 // under pgs blew up to 1e7 J within 600 steps; with it, the largest E - E0 was 1.2 kJ and the
 // largest joint error 17 mm (the first swing).
 static void cntSwingHeavyChain( const char* solver, int steps )
