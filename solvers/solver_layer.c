@@ -331,11 +331,6 @@ cnPrepared* cnLayerPrepare( const cnSolverProblem* problem, cnArena* arena, cons
     return prepared;
 }
 
-const double* cnLayerBaseDiagonal( const cnPrepared* prepared )
-{
-    return prepared->baseDiagonal;
-}
-
 void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params,
                    const cnSolverBudget* budget, cnSolverProblem* problem, cnSolverSolution* solution,
                    cnArena* arena, const cnLayerOptions* options, cnSolverStats* stats )

@@ -16,12 +16,6 @@ cnSolverBudget cnBudgetFromParams( const cnSolverVTable* solver, const double* p
 // with the reason in *why when the problem is invalid or memory ran out.
 cnPrepared* cnLayerPrepare( const cnSolverProblem* problem, cnArena* arena, const char** why );
 
-// A_ii = J_i W J_i^T of every row of the prepared problem, without softness (rowCount entries, as
-// the layer's solves use them). For a caller whose softness is a multiple of A_ii (a soft
-// constraint's mixing term): it sets problem->softness after preparing, and cnLayerSolve, given
-// the prepared data, refreshes what the softness fixes.
-const double* cnLayerBaseDiagonal( const cnPrepared* prepared );
-
 // How cnLayerSolve runs.
 typedef struct cnLayerOptions
 {

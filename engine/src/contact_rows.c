@@ -11,7 +11,6 @@
 #include "contact_rows.h"
 
 #include "core.h"
-#include "solver_layer.h"
 #include "world.h"
 
 #include "cairn/solver.h"
@@ -135,9 +134,7 @@ int cnAddRow( cnContactRows* rows, const cnWorld* world, int i, int ra, int rb, 
     return i;
 }
 
-// A_ii = J_i W J_i^T of row i of an assembled problem (its bodies' W blocks; a row's two sides are
-// different bodies, or one and the ground)
-static double cnProblemRowDiagonal( const cnSolverProblem* p, int i )
+double cnProblemRowDiagonal( const cnSolverProblem* p, int i )
 {
     double diagonal = 0.0;
     for ( int side = 0; side < 2; ++side )
@@ -155,22 +152,6 @@ static double cnProblemRowDiagonal( const cnSolverProblem* p, int i )
             diagonal += j[r] * ( wl[3 * r] * j[0] + wl[3 * r + 1] * j[1] + wl[3 * r + 2] * j[2] );
             diagonal += j[3 + r] * ( wa[3 * r] * j[3] + wa[3 * r + 1] * j[4] + wa[3 * r + 2] * j[5] );
         }
-    }
-    return diagonal;
-}
-
-const double* cnRowDiagonals( const cnContactRows* rows, const cnPrepared* prepared, cnArena* arena )
-{
-    if ( prepared != NULL )
-    {
-        return cnLayerBaseDiagonal( prepared );
-    }
-    const cnSolverProblem* p = &rows->problem;
-    double* diagonal =
-        cnArenaAlloc( arena, (size_t)( p->rowCount > 0 ? p->rowCount : 1 ) * sizeof( double ), 16 );
-    for ( int i = 0; diagonal != NULL && i < p->rowCount; ++i )
-    {
-        diagonal[i] = cnProblemRowDiagonal( p, i );
     }
     return diagonal;
 }

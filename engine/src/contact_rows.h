@@ -57,10 +57,9 @@ void cnPrepareBodies( const cnWorld* world, cnContactRows* rows );
 int cnAddRow( cnContactRows* rows, const cnWorld* world, int i, int ra, int rb, cnVec3 rA, cnVec3 rB,
               cnVec3 d, double bias );
 
-// A_ii = J_i W J_i^T of every row, without softness (for the soft rows' mixing terms): the solver
-// layer's, from the data it prepared for these rows (cnLayerBaseDiagonal); when preparing failed
-// (`prepared` NULL), the engine's, from `arena`. NULL when the arena ran out.
-const double* cnRowDiagonals( const cnContactRows* rows, const cnPrepared* prepared, cnArena* arena );
+// A_ii = J_i W J_i^T of row i of an assembled problem (its bodies' W blocks; a row's two sides are
+// different bodies, or one and the ground)
+double cnProblemRowDiagonal( const cnSolverProblem* problem, int row );
 
 // `model`: the friction model of a contact group (the world's), cn_frictionPyramid for the others
 void cnAddGroup( cnContactRows* rows, int index, int firstRow, int rowCount, cnGroupKind kind, double mu,

@@ -225,9 +225,8 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
         jointSoft.softBias = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
         jointSoft.softSoftness = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
         jointSoft.springSoftness = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
-        jointSoft.springScale = cnArenaAlloc( arena, capacity * sizeof( double ), 16 );
         if ( jointSoft.softBias == NULL || jointSoft.softSoftness == NULL ||
-             jointSoft.springSoftness == NULL || jointSoft.springScale == NULL )
+             jointSoft.springSoftness == NULL )
         {
             return cn_statusOutOfMemory;
         }
@@ -255,26 +254,6 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
         return cn_statusOk;
     }
 
-    // the layer's data for these rows, prepared once for every pass (J and W do not change between
-    // them); an invalid problem leaves it NULL and each pass reports why
-    cnPrepared* prepared = cnLayerPrepare( problem, arena, NULL );
-    // the rows' A_ii, which the soft rows' mixing terms (constraint-force mixing) are multiples of:
-    // the layer's, prepared above (each pass refreshes the prepared data with the softness)
-    bool softPass = overdamped == false && hard == false;
-    const double* diagonal = NULL;
-    if ( softPass || jointSoft.springs )
-    {
-        diagonal = cnRowDiagonals( &rows, prepared, arena );
-        if ( diagonal == NULL )
-        {
-            return cn_statusOutOfMemory;
-        }
-    }
-    if ( jointSoft.springs )
-    {
-        cnSetJointSpringSoftness( &jointSoft, diagonal, jointFirst, problem->rowCount );
-    }
-
     // the soft pass's right-hand side and softness: penetrating points push out as a stiff damped
     // spring (bias rate and constraint-force mixing from the world's contactHertz)
     size_t count = (size_t)problem->rowCount;
@@ -282,7 +261,7 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
     double* softB = NULL;
     double* softness = NULL;
     bool soft = false;
-    if ( softPass )
+    if ( overdamped == false && hard == false )
     {
         // room for the rows an oracle appends (their softness is 0: they are hard)
         size_t capacity = (size_t)problem->rowCapacity;
@@ -311,11 +290,15 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
             {
                 softB[i] += fmax( biasRate * rows.push[i], -CN_MAX_PUSH_SPEED );
                 // softness = A_ii / a2: Box2D's mass scale a2 / (1 + a2) and impulse scale 1 / (1 + a2)
-                softness[i] = diagonal[i] / a2;
+                softness[i] = cnProblemRowDiagonal( &rows.problem, (int)i ) / a2;
                 soft = true;
             }
         }
     }
+
+    // the layer's data for these rows, prepared once for every pass (J and W do not change between
+    // them); an invalid problem leaves it NULL and each pass reports why
+    cnPrepared* prepared = cnLayerPrepare( problem, arena, NULL );
 
     cnSolverBudget budget = cnBudgetFromParams( solver, world->solverParams );
     bool direct = ( solver->caps & cn_solverDirect ) != 0;

@@ -140,7 +140,6 @@ static int cnJointAddRow( cnJointBuild* jb, cnJoint* joint, const cnJointFrame* 
         jb->soft->softBias[i] = 0.0;
         jb->soft->softSoftness[i] = 0.0;
         jb->soft->springSoftness[i] = 0.0;
-        jb->soft->springScale[i] = 0.0;
     }
     return i;
 }
@@ -342,8 +341,9 @@ static void cnDistanceRows( cnJointBuild* jb, cnJoint* joint, const cnJointFrame
         jb->problem->b[i] += omega / a1 * ( length - joint->length );
         if ( jb->soft != NULL )
         {
-            // its softness, A_ii / a2, once the layer has prepared A_ii (cnSetJointSpringSoftness)
-            jb->soft->springScale[i] = a2;
+            double softness = cnProblemRowDiagonal( jb->problem, i ) / a2;
+            jb->soft->springSoftness[i] = softness;
+            jb->soft->softSoftness[i] = softness;
             jb->soft->springs = true;
         }
         cnJointGroup( jb, i, cn_groupBilateral );
@@ -441,19 +441,6 @@ void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* sol
     if ( dropped )
     {
         world->report.warnings |= cn_warnJointsDropped;
-    }
-}
-
-void cnSetJointSpringSoftness( cnJointSoft* soft, const double* diagonal, int firstRow, int endRow )
-{
-    for ( int i = firstRow; i < endRow; ++i )
-    {
-        if ( soft->springScale[i] > 0.0 )
-        {
-            double softness = diagonal[i] / soft->springScale[i];
-            soft->springSoftness[i] = softness;
-            soft->softSoftness[i] = softness;
-        }
     }
 }
 

@@ -20,7 +20,6 @@ typedef struct cnJointSoft
     double* softBias;       // (rowCapacity) added to b in the soft pass
     double* softSoftness;   // (rowCapacity) the soft pass's softness
     double* springSoftness; // (rowCapacity) softness of every pass (spring rows), else 0
-    double* springScale;    // (rowCapacity) a spring row's a2: its softness is A_ii / a2, else 0
     bool pushes;            // some row has a soft-pass push
     bool springs;           // some row has spring softness
 } cnJointSoft;
@@ -52,11 +51,6 @@ int cnJointRowBound( const cnWorld* world );
 void cnAppendJointRows( cnWorld* world, cnSolverProblem* problem, const int* solverIndex, double* lambda,
                         double timeStep, cnJointPass pass, bool warmStart, cnJointSoft* soft,
                         double* rowVelocity );
-
-// The spring rows' softness A_ii / a2 (springSoftness, and softSoftness for the soft pass) among
-// rows [firstRow, endRow), from their A_ii without softness (`diagonal`, cnRowDiagonals): set
-// after the layer prepared the rows, before the passes.
-void cnSetJointSpringSoftness( cnJointSoft* soft, const double* diagonal, int firstRow, int endRow );
 
 // Stiffen the W blocks of bodies that joints hold under load (an inertial world's velocity
 // problem): each joint end adds h^2 |f| |r| to its body's inertia about every axis, with f the
