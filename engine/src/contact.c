@@ -41,7 +41,6 @@ void cnDestroyContactSet( cnWorld* world )
     cnDestroyBroadPhase( &set->broadPhase );
     cnFree( allocator, set->contacts, (size_t)set->capacity * sizeof( cnContact ) );
     cnFree( allocator, set->spare, (size_t)set->spareCapacity * sizeof( cnContact ) );
-    cnFree( allocator, set->collided, (size_t)set->collidedCapacity );
     cnFree( allocator, set->beginEvents, (size_t)set->beginCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->endEvents, (size_t)set->endCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->ownerTouches, (size_t)set->ownerTouchCapacity * sizeof( cnOwnerTouch ) );
@@ -341,7 +340,7 @@ void cnClearContactEvents( cnWorld* world )
 // contacts a worker of the narrowphase takes at a time
 #define CN_COLLIDE_RANGE 16
 
-// what the narrowphase did to a contact (cnContactSet.collided)
+// what the narrowphase did to a contact (cnContact.collided)
 enum
 {
     cn_collideKept = 0, // both bodies still (static or sleeping): the manifold kept
@@ -400,7 +399,7 @@ static void cnCollideTask( int start, int end, int worker, void* context )
         cnContact* contact = set->contacts + i;
         int rowA = world->slots[world->shapes[contact->shapeA].bodySlot].row;
         int rowB = world->slots[world->shapes[contact->shapeB].bodySlot].row;
-        set->collided[i] =
+        contact->collided =
             cnBothStill( &world->bodies, rowA, rowB ) ? cn_collideKept : cnCollideContact( world, contact );
     }
 }
@@ -552,26 +551,19 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
     int points = 0;
     int manifolds = 0;
     double deepest = 0.0;
-    void* collided = set->collided;
-    if ( cnReserve( &world->allocator, &collided, &set->collidedCapacity, set->count, 64,
-                    sizeof( uint8_t ) ) == false )
-    {
-        return cn_statusOutOfMemory;
-    }
-    set->collided = collided;
     cnParallelFor( &world->tasks, cnCollideTask, set->count, CN_COLLIDE_RANGE, world );
     for ( int i = 0; i < set->count; ++i )
     {
         cnContact* contact = set->contacts + i;
         int rowA = world->slots[world->shapes[contact->shapeA].bodySlot].row;
         int rowB = world->slots[world->shapes[contact->shapeB].bodySlot].row;
-        if ( set->collided[i] == cn_collideKept && cnBothStill( b, rowA, rowB ) == false )
+        if ( contact->collided == cn_collideKept && cnBothStill( b, rowA, rowB ) == false )
         {
             // an earlier contact of this loop woke one of the bodies: collide it now, as a
             // contact of an awake body
-            set->collided[i] = cnCollideContact( world, contact );
+            contact->collided = cnCollideContact( world, contact );
         }
-        if ( set->collided[i] == cn_collideKept )
+        if ( contact->collided == cn_collideKept )
         {
             // two sleeping bodies, or a sleeping one and a static one: nothing moved, the manifold
             // and its impulses are kept as they are
@@ -586,9 +578,9 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
             }
             continue;
         }
-        cnStatus status = set->collided[i] == cn_collideUnsupported ? cn_statusUnsupported
-                          : set->collided[i] == cn_collideNonFinite ? cn_statusNonFinite
-                                                                    : cn_statusOk;
+        cnStatus status = contact->collided == cn_collideUnsupported ? cn_statusUnsupported
+                          : contact->collided == cn_collideNonFinite ? cn_statusNonFinite
+                                                                     : cn_statusOk;
         if ( status == cn_statusUnsupported )
         {
             // reported once per pair, when it is first met, not every step it lasts

@@ -39,6 +39,9 @@ typedef struct cnContact
     uint16_t ownerGenerationA;
     uint16_t ownerGenerationB;
     uint32_t flags;
+    // what this step's narrowphase did (contact.c), kept here rather than in an array of its own so
+    // that workers never write to one cache line
+    uint8_t collided;
     cnManifold manifold;
     double normalImpulse[CN_MAX_MANIFOLD_POINTS];  // warm start, N s
     cnVec3 tangentImpulse[CN_MAX_MANIFOLD_POINTS]; // warm start, N s, world frame: the tangent
@@ -75,9 +78,6 @@ typedef struct cnContactSet
     // the next list, built by the merge; swapped with `contacts`
     cnContact* spare;
     int spareCapacity;
-    // what the parallel narrowphase did to each contact (cnUpdateContacts), (collidedCapacity)
-    uint8_t* collided;
-    int collidedCapacity;
 
     cnPair* pairs; // (pairCapacity) filled by the broadphase
     int pairCapacity;
