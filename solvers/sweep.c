@@ -25,6 +25,10 @@
 // shifted velocity (or the unshifted one of the relaxed cone problem), the projection on the cone.
 // The branch is taken per group, so the pyramid rows keep their arithmetic bit for bit.
 //
+// A problem with colours (cnSolverProblem.colorCount, the world's world.coloring) is swept colour by
+// colour, each colour's groups in blocks on the problem's workers (cnSweepColored): the same iterate
+// as the sweep in group order, the same bits for any number of workers.
+//
 // With the parameter joints = exact (the default), the joints' free rows (bilateral.h) are not
 // swept: after each sweep of the other rows they are solved exactly, all at once, on their tree
 // of bodies, from the velocities the sweep left (block Gauss-Seidel with the joints as one block).
