@@ -806,6 +806,129 @@ START_TEST( test_torus_linked_rings )
 }
 END_TEST
 
+// ------------------------------------------------------------------------------------------------
+// 5b. the ring scan against the reference, contact by contact
+
+// Linked rings: B's plane holds A's axis (turned by up to 0.3 rad), B's centre near A's, the major
+// radii within 20%: B's core passes through A's hole, and where the rings are pulled tight they touch
+// in two places (test_torus_linked_rings is the symmetric case).
+static void cntMakeLinkedRings( trShape* a, trShape* b, trRng* rng )
+{
+    double major = trRange( rng, 0.5, 2.0 );
+    trMakeTorus( a, major, major * trRange( rng, 0.05, 0.3 ) );
+    double majorB = major * trRange( rng, 0.8, 1.2 );
+    trMakeTorus( b, majorB, majorB * trRange( rng, 0.05, 0.3 ) );
+    cnTransform ta = { cntRandomPosition( rng, 1.0 ), trRotation( rng ) };
+    cnQuat turn = cnQuatFromAxisAngle( cnRotate( ta.q, cnMakeVec3( 1.0, 0.0, 0.0 ) ),
+                                       0.5 * TR_PI + trRange( rng, -0.3, 0.3 ) );
+    cnQuat spin =
+        cnQuatFromAxisAngle( cnRotate( ta.q, cnMakeVec3( 0.0, 0.0, 1.0 ) ), trRange( rng, -0.3, 0.3 ) );
+    double reach = a->geometry.torus.minorRadius + b->geometry.torus.minorRadius;
+    cnVec3 offset =
+        cnRotate( ta.q, cnMakeVec3( trRange( rng, -1.5, 1.5 ) * reach, trRange( rng, -0.5, 0.5 ) * reach,
+                                    trRange( rng, -0.5, 0.5 ) * reach ) );
+    cnTransform tb = { cnAdd( ta.p, offset ), cnNormalizeQuat( cnMulQuat( spin, cnMulQuat( turn, ta.q ) ) ) };
+    trPlace( a, ta );
+    trPlace( b, tb );
+}
+
+// A torus against every other type: apart, touching, overlapping and (torus-torus) linked. The
+// deepest contact of cnSmoothQuery equals the reference's global minimum to 1e-10, every local
+// minimum of the reference within the margin is one of the contacts to 1e-10, and the narrowphase
+// (cnCollideTorus, which keeps only the contacts within the margin) keeps the deepest one, or
+// nothing when it is out of the margin.
+START_TEST( test_torus_scan_reference )
+{
+    static const cnShapeType others[] = { cn_torusShape,    cn_sphereShape,    cn_boxShape,  cn_capsuleShape,
+                                          cn_cylinderShape, cn_ellipsoidShape, cn_hullShape, cn_planeShape };
+    cnShapeType other = others[_i];
+    trRng rng = { 0x70a5u + (uint64_t)_i * 104729u };
+    int samples = cntEnvInt( "CNT_SMOOTH_TORUS", CNT_SMOOTH_DEFAULT_PAIRS / 4 );
+    int kinds = other == cn_torusShape ? 4 : 3;
+    int failures = 0, reports = 0, twoPlaces = 0, withinCount = 0, narrowFail = 0;
+    double worstDeepest = 0.0, worstMinimum = 0.0;
+    for ( int k = 0; k < samples; ++k )
+    {
+        int kind = k % kinds;
+        trShape s1, s2;
+        if ( kind == 3 )
+            cntMakeLinkedRings( &s1, &s2, &rng );
+        else
+            cntMakePlacedPair( &s1, cn_torusShape, &s2, other, kind, &rng );
+        bool swap = ( k / kinds ) % 2 == 1;
+        trShape* a = swap ? &s2 : &s1;
+        trShape* b = swap ? &s1 : &s2;
+        double margin = 0.5 * fmin( trSmallSize( &s1 ), trSmallSize( &s2 ) );
+        trReference ref;
+        trReferenceQuery( a, b, CNT_RING_SAMPLES, &ref );
+        cnSmoothContact c[CN_MAX_SMOOTH_CONTACTS];
+        int n = cnSmoothQuery( &a->placed, &b->placed, margin, NULL, 0, c, CN_MAX_SMOOTH_CONTACTS );
+        bool bad = n < 1;
+        double e = n >= 1 ? fabs( c[0].separation - ref.separation ) : HUGE_VAL;
+        worstDeepest = fmax( worstDeepest, e );
+        bad = bad || !( e <= 1e-10 );
+        int within = 0;
+        for ( int m = 0; m < ref.optimumCount; ++m )
+        {
+            if ( !( ref.optimumSep[m] < margin - 1e-9 ) )
+                continue;
+            within++;
+            double nearest = HUGE_VAL;
+            for ( int j = 0; j < n; ++j )
+                nearest = fmin( nearest, fabs( c[j].separation - ref.optimumSep[m] ) );
+            worstMinimum = fmax( worstMinimum, nearest );
+            bad = bad || !( nearest <= 1e-10 );
+        }
+        withinCount += within > 0 ? 1 : 0;
+        twoPlaces += kind == 3 && within >= 2 ? 1 : 0;
+
+        // the narrowphase: the pair in type order, no previous manifold
+        bool ordered = a->geometry.type <= b->geometry.type;
+        const cnCollisionShape* na = ordered ? &a->placed : &b->placed;
+        const cnCollisionShape* nb = ordered ? &b->placed : &a->placed;
+        cnManifold manifold;
+        cnCollideTorus( na, nb, margin, NULL, &manifold );
+        double deepest = HUGE_VAL;
+        for ( int j = 0; j < manifold.pointCount; ++j )
+            deepest = fmin( deepest, manifold.points[j].separation );
+        bool narrowBad =
+            n >= 1 && ( c[0].separation < margin ? !( fabs( deepest - c[0].separation ) <= 1e-12 )
+                                                 : manifold.pointCount != 0 );
+        narrowFail += narrowBad ? 1 : 0;
+        if ( ( bad || narrowBad ) && reports++ < CNT_MAX_REPORTS )
+        {
+            char what[256];
+            snprintf( what, sizeof( what ),
+                      "[torus scan %s-%s #%d kind=%d] deepest err %.3g, %d contacts, %d reference minima "
+                      "within the margin %.3g, narrowphase %d points deepest %.17g",
+                      trTypeName( a->geometry.type ), trTypeName( b->geometry.type ), k, kind, e, n, within,
+                      margin, manifold.pointCount, deepest );
+            cntPrintPair( what, a, b );
+            for ( int j = 0; j < n; ++j )
+                cntPrintContact( "contact", &c[j] );
+            cntPrintReference( &ref );
+        }
+        failures += bad ? 1 : 0;
+        trFreeShape( &s1 );
+        trFreeShape( &s2 );
+    }
+    printf( "[torus scan] torus-%-9s n=%d worst deepest err %.2e, worst minimum err %.2e, with contacts %d, "
+            "linked touching in two places %d | fails %d narrowphase %d\n",
+            trTypeName( other ), samples, worstDeepest, worstMinimum, withinCount, twoPlaces, failures,
+            narrowFail );
+    fflush( stdout );
+    ck_assert_msg( failures == 0,
+                   "torus-%s: %d of %d answers off the reference (worst %.3g deepest, %.3g minimum)",
+                   trTypeName( other ), failures, samples, worstDeepest, worstMinimum );
+    ck_assert_msg( narrowFail == 0, "torus-%s: %d narrowphase manifolds differ from the query",
+                   trTypeName( other ), narrowFail );
+    ck_assert_msg( withinCount * 4 >= samples, "torus-%s: only %d of %d poses with a contact in the margin",
+                   trTypeName( other ), withinCount, samples );
+    if ( other == cn_torusShape )
+        ck_assert_msg( twoPlaces * 20 >= samples, "only %d linked poses touch in two places", twoPlaces );
+}
+END_TEST
+
 START_TEST( test_torus_on_plane )
 {
     // flat: the ring lies on the plane z = 0 (plane normal +z, offset 0), gap 0.005, margin 0.02:
@@ -1400,6 +1523,7 @@ static Suite* cntSmoothSuite( void )
     tcase_add_test( tc, test_torus_linked_rings );
     tcase_add_test( tc, test_torus_on_plane );
     tcase_add_test( tc, test_sphere_in_torus_hole );
+    tcase_add_loop_test( tc, test_torus_scan_reference, 0, 8 );
     suite_add_tcase( suite, tc );
 
     tc = tcase_create( "closed forms" );
