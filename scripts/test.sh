@@ -21,7 +21,7 @@ echo "== ThreadSanitizer: the threaded tests (test_threads; without CHOLMOD, who
 cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_TSAN=ON -DCN_WARNINGS_AS_ERRORS=ON \
     -DCN_WITH_CHOLMOD=OFF -DCN_BUILD_VIEWER=OFF > /dev/null
 cmake --build build/tsan -j"$jobs" --target test_threads
-CNT_THREADS_LIGHT=1 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
     ctest --test-dir build/tsan -R '^test_threads$' --output-on-failure
 
 echo "== without CHOLMOD (-DCN_WITH_CHOLMOD=OFF: the MIT-only build; pgs_sm factorises densely)"

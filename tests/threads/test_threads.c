@@ -21,12 +21,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-// CNT_THREADS_LIGHT=1 (the ThreadSanitizer run): every parallel stage still runs, on fewer scenes
-// and steps
+// The light set (the default under the sanitizers, CNT_THREADS_LIGHT=1 or 0 in the environment
+// decides): every parallel stage still runs, on fewer solvers, scenes and steps
+#ifndef CNT_THREADS_LIGHT_DEFAULT
+#    define CNT_THREADS_LIGHT_DEFAULT 0
+#endif
 static bool cntLight( void )
 {
     const char* light = getenv( "CNT_THREADS_LIGHT" );
-    return light != NULL && strcmp( light, "1" ) == 0;
+    return light != NULL ? strcmp( light, "1" ) == 0 : CNT_THREADS_LIGHT_DEFAULT == 1;
 }
 
 // ---- the parallel loop ------------------------------------------------------------------------
