@@ -191,7 +191,7 @@ static bool cnContactBodies( const cnWorld* world, const cnContactRows* rows, co
 // them. No two contacts of one colour move a common body, so a colour's groups can be swept in any
 // order, on any number of workers, with the same result. Writes the order of the contacts to solve
 // (`order`, returns how many) and each colour's first contact in it (colorFirst, CN_COLOR_COUNT + 2
-// entries: the overflow is the last colour). Without memory the cache order, one overflow colour.
+// entries: the overflow is the last colour). -1 when the arena is out of memory.
 #define CN_COLOR_COUNT 24
 // contacts a worker prepares at a time
 #define CN_CONTACT_RANGE 32
@@ -202,41 +202,37 @@ static int cnColorContacts( const cnWorld* world, const cnContactRows* rows, cnA
     int bodyCount = rows->bodyCount > 0 ? rows->bodyCount : 1;
     uint32_t* used = cnArenaAlloc( arena, (size_t)bodyCount * sizeof( uint32_t ), 16 );
     uint8_t* color = cnArenaAlloc( arena, (size_t)( set->count > 0 ? set->count : 1 ), 16 );
-    int counts[CN_COLOR_COUNT + 1] = { 0 };
-    if ( used != NULL )
+    if ( used == NULL || color == NULL )
     {
-        memset( used, 0, (size_t)bodyCount * sizeof( uint32_t ) );
+        return -1;
     }
+    memset( used, 0, (size_t)bodyCount * sizeof( uint32_t ) );
+    int counts[CN_COLOR_COUNT + 1] = { 0 };
     for ( int c = 0; c < set->count; ++c )
     {
         int ra, rb;
         if ( cnContactBodies( world, rows, set->contacts + c, &ra, &rb ) == false )
         {
-            if ( color != NULL )
-            {
-                color[c] = UINT8_MAX;
-            }
+            color[c] = UINT8_MAX;
             continue;
         }
         int sa = ra >= 0 ? rows->solverIndex[ra] : -1;
         int sb = rb >= 0 ? rows->solverIndex[rb] : -1;
-        int k = CN_COLOR_COUNT;
-        if ( used != NULL && color != NULL )
+        uint32_t taken = ( sa >= 0 ? used[sa] : 0u ) | ( sb >= 0 ? used[sb] : 0u );
+        int k = 0;
+        while ( k < CN_COLOR_COUNT && ( ( taken >> k ) & 1u ) )
         {
-            uint32_t taken = ( sa >= 0 ? used[sa] : 0u ) | ( sb >= 0 ? used[sb] : 0u );
-            for ( k = 0; k < CN_COLOR_COUNT && ( taken >> k ) & 1u; ++k )
-            {
-            }
-            if ( k < CN_COLOR_COUNT )
-            {
-                used[sa >= 0 ? sa : sb] |= 1u << k;
-                if ( sa >= 0 && sb >= 0 )
-                {
-                    used[sb] |= 1u << k;
-                }
-            }
-            color[c] = (uint8_t)k;
+            k += 1;
         }
+        if ( k < CN_COLOR_COUNT )
+        {
+            used[sa >= 0 ? sa : sb] |= 1u << k;
+            if ( sa >= 0 && sb >= 0 )
+            {
+                used[sb] |= 1u << k;
+            }
+        }
+        color[c] = (uint8_t)k;
         counts[k] += 1;
     }
     colorFirst[0] = 0;
@@ -248,15 +244,9 @@ static int cnColorContacts( const cnWorld* world, const cnContactRows* rows, cnA
     memcpy( next, colorFirst, sizeof( next ) );
     for ( int c = 0; c < set->count; ++c )
     {
-        int k = color != NULL ? color[c] : CN_COLOR_COUNT;
-        if ( color == NULL )
+        if ( color[c] != UINT8_MAX )
         {
-            int ra, rb;
-            k = cnContactBodies( world, rows, set->contacts + c, &ra, &rb ) ? CN_COLOR_COUNT : UINT8_MAX;
-        }
-        if ( k != UINT8_MAX )
-        {
-            order[next[k]++] = c;
+            order[next[color[c]]++] = c;
         }
     }
     return colorFirst[CN_COLOR_COUNT + 1];
@@ -404,6 +394,11 @@ bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeSt
     if ( world->def.enableColoring )
     {
         solved = cnColorContacts( world, rows, arena, order, colorFirst );
+        if ( solved < 0 )
+        {
+            *outOfMemory = true;
+            return false;
+        }
     }
     else
     {
