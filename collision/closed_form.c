@@ -371,7 +371,7 @@ static double cnClosestOnSegment( cnVec3 p0, cnVec3 d, cnVec3 x )
 static void cnCapsuleSegment( const cnCollisionShape* s, cnVec3* outStart, cnVec3* outDirection )
 {
     double h = s->geometry->capsule.halfLength;
-    cnVec3 axis = cnRotate( s->transform.q, cnUnitAxis( 2 ) );
+    cnVec3 axis = cnRotateAxis( s->transform.q, 2 );
     *outStart = cnMulAdd( s->transform.p, -h, axis );
     *outDirection = cnScale( 2.0 * h, axis );
 }
@@ -427,7 +427,7 @@ void cnCollideSphereCapsule( const cnCollisionShape* a, const cnCollisionShape* 
     cnVec3 core = cnMulAdd( start, t, direction );
     // centre on the core segment: the direction is not unique; we pick one perpendicular to the
     // capsule axis (cnPerpendicular of the axis)
-    cnVec3 axis = cnRotate( b->transform.q, cnUnitAxis( 2 ) );
+    cnVec3 axis = cnRotateAxis( b->transform.q, 2 );
     cnCollideCores( a, b, centre, a->geometry->sphere.radius, core, b->geometry->capsule.radius,
                     cnPerpendicular( axis ), margin, 0u, manifold );
 }
@@ -563,7 +563,7 @@ static cnBoxFrame cnMakeBoxFrame( const cnCollisionShape* s )
     f.centre = s->transform.p;
     for ( int k = 0; k < 3; ++k )
     {
-        f.axis[k] = cnRotate( s->transform.q, cnUnitAxis( k ) );
+        f.axis[k] = cnRotateAxis( s->transform.q, k );
         f.h[k] = cnGetComponent( s->geometry->box.halfExtents, k );
     }
     return f;

@@ -67,7 +67,11 @@ cnCollisionShape cnPlaceShape( const cnWorld* world, int shapeIndex )
     cnCollisionShape placed;
     placed.geometry = &shape->geometry;
     placed.hull = shape->hull;
-    placed.transform = cnMulTransforms( world->bodies.transform[row], shape->localPose );
+    // the product with the identity would give the body's own pose, bit for bit (up to the sign of a
+    // zero), at the cost of a quaternion product
+    placed.transform = shape->atBodyOrigin
+                           ? world->bodies.transform[row]
+                           : cnMulTransforms( world->bodies.transform[row], shape->localPose );
     return placed;
 }
 

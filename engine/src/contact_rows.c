@@ -110,11 +110,12 @@ static cnVec3 cnPointVelocity( const cnVec3* linear, const cnVec3* angular, int 
     return row >= 0 ? cnAdd( linear[row], cnCross( angular[row], r ) ) : cn_vec3Zero;
 }
 
-int cnAddRow( cnContactRows* rows, const cnWorld* world, int i, int ra, int rb, cnVec3 rA, cnVec3 rB,
-              cnVec3 d, double bias )
+// row i along d at the points rA, rB from the bodies' centres, with the points' relative velocity
+// vB - vA at the start of the solve
+static int cnWriteRow( cnContactRows* rows, int i, int ra, int rb, cnVec3 rA, cnVec3 rB, cnVec3 d,
+                       cnVec3 relative, double bias )
 {
     cnSolverProblem* p = &rows->problem;
-    const cnBodyStore* bodies = &world->bodies;
     cnVec3 angularA = cnNeg( cnCross( rA, d ) );
     cnVec3 angularB = cnCross( rB, d );
     double* ja = p->jacobianA + 6 * i;
@@ -126,12 +127,19 @@ int cnAddRow( cnContactRows* rows, const cnWorld* world, int i, int ra, int rb, 
     p->bodyA[i] = ra >= 0 ? rows->solverIndex[ra] : -1;
     p->bodyB[i] = rb >= 0 ? rows->solverIndex[rb] : -1;
     rows->direction[i] = d;
-    cnVec3 vA = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra, rA );
-    cnVec3 vB = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB );
-    p->b[i] = cnDot( d, cnSub( vB, vA ) ) + bias;
+    p->b[i] = cnDot( d, relative ) + bias;
     rows->lambda[i] = 0.0;
     rows->push[i] = 0.0;
     return i;
+}
+
+int cnAddRow( cnContactRows* rows, const cnWorld* world, int i, int ra, int rb, cnVec3 rA, cnVec3 rB,
+              cnVec3 d, double bias )
+{
+    const cnBodyStore* bodies = &world->bodies;
+    cnVec3 vA = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra, rA );
+    cnVec3 vB = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB );
+    return cnWriteRow( rows, i, ra, rb, rA, rB, d, cnSub( vB, vA ), bias );
 }
 
 double cnProblemRowDiagonal( const cnSolverProblem* p, int i )
@@ -325,7 +333,10 @@ static void cnWriteContactRows( const cnContactLayout* layout, int c, int row, i
             }
         }
 
-        int normalRow = cnAddRow( rows, world, row++, ra, rb, rA, rB, normal, bias );
+        // the points' relative velocity now: each row's free velocity, and the slide
+        cnVec3 relative = cnSub( cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB ),
+                                 cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra, rA ) );
+        int normalRow = cnWriteRow( rows, row++, ra, rb, rA, rB, normal, relative, bias );
         rows->push[normalRow] = push;
         rows->contact[normalRow] = c;
         rows->point[normalRow] = (uint8_t)k;
@@ -341,17 +352,14 @@ static void cnWriteContactRows( const cnContactLayout* layout, int c, int row, i
         }
 
         // friction basis: along the sliding direction when the point slides
-        cnVec3 vA = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, ra, rA );
-        cnVec3 vB = cnPointVelocity( bodies->linearVelocity, bodies->angularVelocity, rb, rB );
-        cnVec3 slide = cnSub( vB, vA );
-        slide = cnMulAdd( slide, -cnDot( slide, normal ), normal );
+        cnVec3 slide = cnMulAdd( relative, -cnDot( relative, normal ), normal );
         double speed = cnLength( slide );
         cnVec3 t1 = speed > CN_SLIDE_THRESHOLD ? cnScale( 1.0 / speed, slide ) : cnPerpendicular( normal );
         cnVec3 t2 = cnCross( normal, t1 );
         cnVec3 tangents[2] = { t1, t2 };
         for ( int j = 0; j < 2; ++j )
         {
-            int i = cnAddRow( rows, world, row++, ra, rb, rA, rB, tangents[j], 0.0 );
+            int i = cnWriteRow( rows, row++, ra, rb, rA, rB, tangents[j], relative, 0.0 );
             rows->contact[i] = c;
             rows->point[i] = (uint8_t)k;
             rows->slot[i] = (uint8_t)( 1 + j );

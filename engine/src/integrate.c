@@ -33,6 +33,7 @@
 // (cnBody_ApplyForce, user systems), gravity, and each body's constant force and torque.
 
 #include "core.h"
+#include "task.h"
 #include "world.h"
 
 #include <string.h>
@@ -84,6 +85,19 @@ static cnVec3 cnMidpointAngularVelocity( cnMat3 invInertia, cnVec3 momentum, dou
     return omega;
 }
 
+// Bodies a worker predicts or moves at a time. Each body's update reads and writes its own row
+// only, so the ranges run on any number of workers with the same bits.
+#define CN_BODY_RANGE 64
+
+typedef struct cnPredictTask
+{
+    cnWorld* world;
+    cnStepScratch* scratch;
+    double timeStep;
+} cnPredictTask;
+
+static void cnPredictRange( int start, int end, int worker, void* context );
+
 bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratch )
 {
     cnBodyStore* b = &world->bodies;
@@ -114,8 +128,20 @@ bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratc
     memset( scratch->pseudoLinear, 0, (size_t)n * sizeof( cnVec3 ) );
     memset( scratch->pseudoAngular, 0, (size_t)n * sizeof( cnVec3 ) );
 
-    bool overdamped = world->def.dynamics == cn_dynamicsOverdamped;
-    for ( int row = 0; row < n; ++row )
+    cnPredictTask task = { world, scratch, timeStep };
+    cnParallelFor( &world->tasks, cnPredictRange, n, CN_BODY_RANGE, &task );
+    return true;
+}
+
+static void cnPredictRange( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    const cnPredictTask* task = context;
+    cnBodyStore* b = &task->world->bodies;
+    cnStepScratch* scratch = task->scratch;
+    double timeStep = task->timeStep;
+    bool overdamped = task->world->def.dynamics == cn_dynamicsOverdamped;
+    for ( int row = start; row < end; ++row )
     {
         if ( b->type[row] != cn_dynamicBody )
         {
@@ -155,7 +181,6 @@ bool cnPredictVelocities( cnWorld* world, double timeStep, cnStepScratch* scratc
         scratch->angularMomentum[row] = cnScale( damping, momentum );
         b->angularVelocity[row] = cnScale( damping, cnRotate( q, omegaBody ) );
     }
-    return true;
 }
 
 cnTransform cnAdvanceBody( const cnBodyStore* bodies, int row, cnVec3 v, cnVec3 w, double timeStep,
@@ -168,13 +193,30 @@ cnTransform cnAdvanceBody( const cnBodyStore* bodies, int row, cnVec3 v, cnVec3 
     return pose;
 }
 
-void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch* scratch )
+typedef struct cnIntegrateTask
 {
-    cnBodyStore* b = &world->bodies;
-    bool inertial = world->def.dynamics == cn_dynamicsInertial;
+    cnWorld* world;
+    const cnStepScratch* scratch;
+    double timeStep;
+    uint8_t* putBack; // (bodies) 1 where the new state was not finite and the old one came back;
+                      // NULL: one range on the caller's thread, which flags the body itself
+} cnIntegrateTask;
 
-    for ( int row = 0; row < b->count; ++row )
+static void cnIntegrateRange( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    const cnIntegrateTask* task = context;
+    cnBodyStore* b = &task->world->bodies;
+    const cnStepScratch* scratch = task->scratch;
+    double timeStep = task->timeStep;
+    bool inertial = task->world->def.dynamics == cn_dynamicsInertial;
+
+    for ( int row = start; row < end; ++row )
     {
+        if ( task->putBack != NULL )
+        {
+            task->putBack[row] = 0;
+        }
         if ( b->type[row] == cn_staticBody || cnIsBodyAsleep( b, row ) )
         {
             continue;
@@ -205,6 +247,35 @@ void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch*
             b->transform[row] = scratch->savedTransform[row];
             b->linearVelocity[row] = scratch->savedLinear[row];
             b->angularVelocity[row] = scratch->savedAngular[row];
+            if ( task->putBack != NULL )
+            {
+                task->putBack[row] = 1;
+            }
+            else
+            {
+                cnFlagBody( task->world, row, &task->world->report.nonFiniteCount );
+            }
+        }
+    }
+}
+
+void cnIntegratePositions( cnWorld* world, double timeStep, const cnStepScratch* scratch )
+{
+    int n = world->bodies.count;
+    cnIntegrateTask task = { world, scratch, timeStep, NULL };
+    task.putBack = cnArenaAlloc( &world->arena, (size_t)( n > 0 ? n : 1 ), 16 );
+    if ( task.putBack == NULL )
+    {
+        // no room for the flags: all on this thread, the same state
+        cnIntegrateRange( 0, n, 0, &task );
+        return;
+    }
+    cnParallelFor( &world->tasks, cnIntegrateRange, n, CN_BODY_RANGE, &task );
+    // the report's count, in row order
+    for ( int row = 0; row < n; ++row )
+    {
+        if ( task.putBack[row] )
+        {
             cnFlagBody( world, row, &world->report.nonFiniteCount );
         }
     }

@@ -356,7 +356,7 @@ static void cnPlaceSubSpheres( cnWorld* world, int index, int first, const cnGeo
         child->geometry = ( cnGeometry ){ .type = cn_sphereShape, .sphere = { radii[k] } };
         child->coreRadius = cnShapeCore( child, &child->coreCenter );
         cnTransform offset = { centers[k], cn_quatIdentity };
-        child->localPose = cnMulTransforms( parent->localPose, offset );
+        cnSetShapeLocalPose( child, cnMulTransforms( parent->localPose, offset ) );
         child->material = parent->material;
         child->categoryBits = parent->categoryBits;
         child->maskBits = parent->maskBits;
@@ -583,7 +583,7 @@ cnShapeId cnCreateShape( cnBodyId bodyId, const cnShapeDef* def, const cnGeometr
     int bodySlot = bodyId.index1 - 1;
     shape->bodySlot = bodySlot;
     shape->proxyKey = CN_NULL_INDEX;
-    shape->localPose = localDef.localPose;
+    cnSetShapeLocalPose( shape, localDef.localPose );
     shape->material = def->material;
     shape->categoryBits = def->categoryBits;
     shape->maskBits = def->maskBits;

@@ -124,6 +124,7 @@ typedef struct cnShape
     cnGeometry geometry; // for hulls, geometry.hull.points aliases hull->vertices
     cnHull* hull;        // owned, hulls only
     cnTransform localPose;
+    bool atBodyOrigin; // localPose is the identity (cnSetShapeLocalPose): placed where its body is
     cnMaterial material;
     uint32_t categoryBits;
     uint32_t maskBits;
@@ -144,6 +145,15 @@ typedef struct cnShape
     int firstChild; // first sub-sphere, CN_NULL_INDEX when none
     int childCount;
 } cnShape;
+
+// Sets a shape's pose in its body's frame, and whether it is the identity (cnPlaceShape's shortcut).
+static inline void cnSetShapeLocalPose( cnShape* shape, cnTransform localPose )
+{
+    shape->localPose = localPose;
+    shape->atBodyOrigin = localPose.p.x == 0.0 && localPose.p.y == 0.0 && localPose.p.z == 0.0 &&
+                          localPose.q.w == 1.0 && localPose.q.x == 0.0 && localPose.q.y == 0.0 &&
+                          localPose.q.z == 0.0;
+}
 
 typedef struct cnSystem
 {

@@ -209,6 +209,29 @@ CN_INLINE cnVec3 cnRotate( cnQuat q, cnVec3 v )
     return cnAdd( cnAdd( v, cnScale( q.w, t ) ), cnCross( u, t ) );
 }
 
+/// Rotate the unit axis k (0: x, 1: y, 2: z) by the unit quaternion q: cnRotate( q, e_k ) with the
+/// products by the axis's zeros and ones left out, so the same bits as cnRotate (up to the sign of
+/// a zero component) at a third of the arithmetic.
+CN_INLINE cnVec3 cnRotateAxis( cnQuat q, int k )
+{
+    double x = q.x, y = q.y, z = q.z, w = q.w;
+    if ( k == 0 )
+    {
+        // t = 2 (u x e_x) = (0, 2 z, -2 y)
+        double ty = 2.0 * z, tz = 2.0 * -y;
+        return cnMakeVec3( 1.0 + ( y * tz - z * ty ), w * ty - x * tz, w * tz + x * ty );
+    }
+    if ( k == 1 )
+    {
+        // t = 2 (u x e_y) = (-2 z, 0, 2 x)
+        double tx = 2.0 * -z, tz = 2.0 * x;
+        return cnMakeVec3( w * tx + y * tz, 1.0 + ( z * tx - x * tz ), w * tz - y * tx );
+    }
+    // t = 2 (u x e_z) = (2 y, -2 x, 0)
+    double tx = 2.0 * y, ty = 2.0 * -x;
+    return cnMakeVec3( w * tx - z * ty, w * ty + z * tx, 1.0 + ( x * ty - y * tx ) );
+}
+
 /// Rotate v by the inverse of the unit quaternion q.
 CN_INLINE cnVec3 cnInvRotate( cnQuat q, cnVec3 v )
 {
@@ -309,8 +332,7 @@ CN_INLINE cnMat3 cnScaleMat3( double s, cnMat3 a )
 /// Rotation matrix of a unit quaternion.
 CN_INLINE cnMat3 cnMat3FromQuat( cnQuat q )
 {
-    cnMat3 m = { cnRotate( q, cnMakeVec3( 1.0, 0.0, 0.0 ) ), cnRotate( q, cnMakeVec3( 0.0, 1.0, 0.0 ) ),
-                 cnRotate( q, cnMakeVec3( 0.0, 0.0, 1.0 ) ) };
+    cnMat3 m = { cnRotateAxis( q, 0 ), cnRotateAxis( q, 1 ), cnRotateAxis( q, 2 ) };
     return m;
 }
 
