@@ -208,11 +208,22 @@ static double cnSignorini( const cnPrepared* prepared, double lambda, double w, 
     return fabs( fmin( d * lambda, w ) );
 }
 
+// The natural map of row i of the pyramid model (an impulse) and its weight
+static inline double cnNaturalRow( const cnSolverProblem* problem, const cnPrepared* prepared,
+                                   const double* lambda, const double* w, int i )
+{
+    double low, high;
+    cnRowBounds( problem, prepared, lambda, i, &low, &high );
+    return lambda[i] - cnProject( lambda[i] - cnRowStep( prepared, i ) * w[i], low, high );
+}
+
 void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
                     const double* w, cnSolverMerits* merits )
 {
-    merits->naturalMap = cnModelMeritFromW( problem, prepared, cn_modelPyramid, lambda, w );
-    merits->cone = cnModelMeritFromW( problem, prepared, cn_modelCone, lambda, w );
+    // one pass over the groups for every figure: the pyramid's and the cone's natural maps (each
+    // summed in group order, as cnModelMeritFromW sums them) and the worst violations
+    cnNorm pyramid = { 0.0 };
+    cnNorm cone = { 0.0 };
     merits->signorini = 0.0;
     merits->coulomb = 0.0;
     merits->dissipation = 0.0;
@@ -220,6 +231,24 @@ void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, 
     {
         const cnRowGroup* group = problem->groups + g;
         int i = group->firstRow;
+        if ( group->kind == cn_groupContact )
+        {
+            cnAddConeGroup( problem, prepared, lambda, w, g, &cone );
+            for ( int k = i; k < i + group->rowCount; ++k )
+            {
+                cnNormAdd( &pyramid, cnNaturalRow( problem, prepared, lambda, w, k ),
+                           cnRowWeight( prepared, k ) );
+            }
+        }
+        else
+        {
+            for ( int k = i; k < i + group->rowCount; ++k )
+            {
+                double r = cnNaturalRow( problem, prepared, lambda, w, k );
+                cnNormAdd( &pyramid, r, cnRowWeight( prepared, k ) );
+                cnNormAdd( &cone, r, cnRowWeight( prepared, k ) );
+            }
+        }
         if ( group->kind == cn_groupNormal )
         {
             merits->signorini = cnWorst( merits->signorini, cnSignorini( prepared, lambda[i], w[i], i ) );
@@ -251,6 +280,9 @@ void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, 
         }
         merits->dissipation = cnWorst( merits->dissipation, unopposed );
     }
+    double scale = cnMeritScale( problem, prepared, lambda );
+    merits->naturalMap = cnScaled( cnNormValue( &pyramid ), scale );
+    merits->cone = cnScaled( cnNormValue( &cone ), scale );
 }
 
 bool cnComputeSolverMerits( const cnSolverProblem* problem, const double* lambda, cnArena* arena,

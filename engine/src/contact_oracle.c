@@ -11,6 +11,7 @@
 #include "core.h"
 #include "joint.h"
 #include "narrow_phase.h"
+#include "task.h"
 #include "world.h"
 
 #include "cairn/solver.h"
@@ -159,6 +160,73 @@ static bool cnCollideAtTrial( const cnContactSet* set, int contact, const cnColl
         }
     }
     return true;
+}
+
+// Candidates whose trial collisions are held at once (their manifolds in the step arena), and how
+// many a worker takes at a time.
+#define CN_TRIAL_CHUNK 1024
+#define CN_TRIAL_RANGE 8
+
+// One chunk of the trial collisions: candidates [first, first + count) of the cache's contacts
+// followed by the escaped pairs. Each candidate's collision reads the world and the trial poses
+// and writes only its own manifold, so the chunk runs on any number of workers with the same bits.
+typedef struct cnTrialCollide
+{
+    const cnWorld* world;
+    const cnContactRows* rows;
+    const cnTransform* pose;
+    const cnTrialPair* pairs; // the escaped pairs, after the cache's contacts
+    int first;
+    cnManifold* manifolds; // (chunk) the candidates' manifolds at the trial poses
+    uint8_t* touched;      // (chunk) 1 where the manifold is to be read
+} cnTrialCollide;
+
+// the shapes of candidate k
+static void cnTrialShapes( const cnTrialCollide* trial, int k, int shapeIndex[2] )
+{
+    const cnContactSet* set = &trial->world->contacts;
+    if ( k < set->count )
+    {
+        shapeIndex[0] = set->contacts[k].shapeA;
+        shapeIndex[1] = set->contacts[k].shapeB;
+        return;
+    }
+    shapeIndex[0] = trial->pairs[k - set->count].shapeA;
+    shapeIndex[1] = trial->pairs[k - set->count].shapeB;
+}
+
+static void cnTrialCollideRange( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    const cnTrialCollide* trial = context;
+    const cnWorld* world = trial->world;
+    const cnBodyStore* bodies = &world->bodies;
+    for ( int n = start; n < end; ++n )
+    {
+        int k = trial->first + n;
+        trial->touched[n] = 0;
+        int shapeIndex[2];
+        cnTrialShapes( trial, k, shapeIndex );
+        cnCollisionShape placed[2];
+        bool moving = false;
+        bool solved = false;
+        for ( int side = 0; side < 2; ++side )
+        {
+            const cnShape* shape = world->shapes + shapeIndex[side];
+            int row = world->slots[shape->bodySlot].row;
+            solved = solved || trial->rows->solverIndex[row] >= 0;
+            moving = moving || bodies->type[row] != cn_staticBody;
+            placed[side] = ( cnCollisionShape ){ &shape->geometry, shape->hull,
+                                                 cnMulTransforms( trial->pose[row], shape->localPose ) };
+        }
+        if ( moving == false || solved == false )
+        {
+            continue;
+        }
+        int contact = k < world->contacts.count ? k : -1;
+        trial->touched[n] =
+            cnCollideAtTrial( &world->contacts, contact, placed, trial->manifolds + n ) ? 1 : 0;
+    }
 }
 
 // Where the oracle keeps whether a pair has rows at the start pose: the contact's flag, or the
@@ -362,95 +430,94 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
         result->rowsRefused += e.full ? 1 : 0;
     }
 
-    // collide every candidate at the trial poses, the cache's pairs first, in their order
-    int added = 0;
-    for ( int k = 0; k < set->count + e.count; ++k )
+    // collide every candidate at the trial poses, the cache's pairs first, in their order: a chunk
+    // of candidates at a time on the workers (cnTrialCollideRange), then their points into rows on
+    // this thread, in candidate order
+    int candidateCount = set->count + e.count;
+    int chunk = candidateCount < CN_TRIAL_CHUNK ? candidateCount : CN_TRIAL_CHUNK;
+    cnTrialCollide trial = { .world = world, .rows = rows, .pose = pose, .pairs = e.pairs };
+    trial.manifolds = cnArenaAlloc( arena, (size_t)( chunk > 0 ? chunk : 1 ) * sizeof( cnManifold ), 16 );
+    trial.touched = cnArenaAlloc( arena, (size_t)( chunk > 0 ? chunk : 1 ), 16 );
+    if ( trial.manifolds == NULL || trial.touched == NULL )
     {
-        int c = k < set->count ? k : -1;
-        int shapeIndex[2];
-        if ( c >= 0 )
+        return cn_statusOutOfMemory;
+    }
+    int added = 0;
+    for ( trial.first = 0; trial.first < candidateCount; trial.first += chunk )
+    {
+        int count = candidateCount - trial.first < chunk ? candidateCount - trial.first : chunk;
+        cnParallelFor( &world->tasks, cnTrialCollideRange, count, CN_TRIAL_RANGE, &trial );
+        for ( int n = 0; n < count; ++n )
         {
-            shapeIndex[0] = set->contacts[c].shapeA;
-            shapeIndex[1] = set->contacts[c].shapeB;
-        }
-        else
-        {
-            shapeIndex[0] = e.pairs[k - set->count].shapeA;
-            shapeIndex[1] = e.pairs[k - set->count].shapeB;
-        }
-        int bodyRow[2];
-        int solverRow[2];
-        cnCollisionShape placed[2];
-        bool moving = false;
-        for ( int side = 0; side < 2; ++side )
-        {
-            const cnShape* shape = world->shapes + shapeIndex[side];
-            int row = world->slots[shape->bodySlot].row;
-            bodyRow[side] = row;
-            solverRow[side] = rows->solverIndex[row] >= 0 ? row : -1;
-            moving = moving || bodies->type[row] != cn_staticBody;
-            placed[side] = ( cnCollisionShape ){ &shape->geometry, shape->hull,
-                                                 cnMulTransforms( pose[row], shape->localPose ) };
-        }
-        if ( moving == false || ( solverRow[0] < 0 && solverRow[1] < 0 ) )
-        {
-            continue;
-        }
-        cnManifold manifold;
-        if ( cnCollideAtTrial( set, c, placed, &manifold ) == false )
-        {
-            continue;
-        }
-        bool* started = cnFindStarted( context, c, shapeIndex );
-        for ( int p = 0; p < manifold.pointCount; ++p )
-        {
-            const cnManifoldPoint* mp = manifold.points + p;
-            result->maxOverlap = fmax( result->maxOverlap, -mp->separation );
-            if ( mp->separation >= -tolerance )
+            if ( trial.touched[n] == 0 )
             {
                 continue;
             }
-            if ( problem->rowCount >= problem->rowCapacity || problem->groupCount >= problem->groupCapacity )
-            {
-                result->rowsRefused += 1;
-                continue;
-            }
-            if ( started != NULL && *started == false )
-            {
-                // a pair with no row yet (it was beyond the contact margin at the start): its rows
-                // at the start pose first, as the assembly makes them (the paper's level 0 for every
-                // nearby pair), then rows at trial poses if it still overlaps
-                *started = true;
-                added += cnAddStartRows( context, shapeIndex, bodyRow, -mp->separation, delta, result );
-                break;
-            }
-            cnVec3 rA = cnSub( mp->point, center[bodyRow[0]] );
-            cnVec3 rB = cnSub( mp->point, center[bodyRow[1]] );
-            // b = J_dyn v + separation / dt from cnAddRow, then J_dyn (v + delta) off
-            int i = cnAddRow( rows, world, rows->problem.rowCount++, solverRow[0], solverRow[1], rA, rB,
-                              mp->normal, mp->separation / timeStep );
-            const double* jacobians[2] = { problem->jacobianA + 6 * i, problem->jacobianB + 6 * i };
+            int k = trial.first + n;
+            int c = k < set->count ? k : -1;
+            int shapeIndex[2];
+            cnTrialShapes( &trial, k, shapeIndex );
+            int bodyRow[2];
+            int solverRow[2];
             for ( int side = 0; side < 2; ++side )
             {
-                int row = solverRow[side];
-                if ( row < 0 )
+                int row = world->slots[world->shapes[shapeIndex[side]].bodySlot].row;
+                bodyRow[side] = row;
+                solverRow[side] = rows->solverIndex[row] >= 0 ? row : -1;
+            }
+            const cnManifold* manifold = trial.manifolds + n;
+            bool* started = cnFindStarted( context, c, shapeIndex );
+            for ( int p = 0; p < manifold->pointCount; ++p )
+            {
+                const cnManifoldPoint* mp = manifold->points + p;
+                result->maxOverlap = fmax( result->maxOverlap, -mp->separation );
+                if ( mp->separation >= -tolerance )
                 {
                     continue;
                 }
-                const double* d = delta + 6 * rows->solverIndex[row];
-                cnVec3 v = bodies->linearVelocity[row];
-                cnVec3 w = bodies->angularVelocity[row];
-                double velocity[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
-                for ( int j = 0; j < 6; ++j )
+                if ( problem->rowCount >= problem->rowCapacity ||
+                     problem->groupCount >= problem->groupCapacity )
                 {
-                    problem->b[i] -= jacobians[side][j] * ( d[j] + velocity[j] );
+                    result->rowsRefused += 1;
+                    continue;
                 }
+                if ( started != NULL && *started == false )
+                {
+                    // a pair with no row yet (it was beyond the contact margin at the start): its
+                    // rows at the start pose first, as the assembly makes them (the paper's level 0
+                    // for every nearby pair), then rows at trial poses if it still overlaps
+                    *started = true;
+                    added += cnAddStartRows( context, shapeIndex, bodyRow, -mp->separation, delta, result );
+                    break;
+                }
+                cnVec3 rA = cnSub( mp->point, center[bodyRow[0]] );
+                cnVec3 rB = cnSub( mp->point, center[bodyRow[1]] );
+                // b = J_dyn v + separation / dt from cnAddRow, then J_dyn (v + delta) off
+                int i = cnAddRow( rows, world, rows->problem.rowCount++, solverRow[0], solverRow[1], rA, rB,
+                                  mp->normal, mp->separation / timeStep );
+                const double* jacobians[2] = { problem->jacobianA + 6 * i, problem->jacobianB + 6 * i };
+                for ( int side = 0; side < 2; ++side )
+                {
+                    int row = solverRow[side];
+                    if ( row < 0 )
+                    {
+                        continue;
+                    }
+                    const double* d = delta + 6 * rows->solverIndex[row];
+                    cnVec3 v = bodies->linearVelocity[row];
+                    cnVec3 w = bodies->angularVelocity[row];
+                    double velocity[6] = { v.x, v.y, v.z, w.x, w.y, w.z };
+                    for ( int j = 0; j < 6; ++j )
+                    {
+                        problem->b[i] -= jacobians[side][j] * ( d[j] + velocity[j] );
+                    }
+                }
+                cnAddGroup( rows, rows->problem.groupCount++, i, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
+                rows->contact[i] = c;
+                rows->point[i] = 0;
+                rows->slot[i] = CN_RECURSION_SLOT;
+                added += 1;
             }
-            cnAddGroup( rows, rows->problem.groupCount++, i, 1, cn_groupNormal, 0.0, cn_frictionPyramid );
-            rows->contact[i] = c;
-            rows->point[i] = 0;
-            rows->slot[i] = CN_RECURSION_SLOT;
-            added += 1;
         }
     }
     result->rowsAdded += added;
