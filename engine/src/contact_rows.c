@@ -194,70 +194,74 @@ static bool cnContactBodies( const cnWorld* world, const cnContactRows* rows, co
     return ( *ra >= 0 && rows->solverIndex[*ra] >= 0 ) || ( *rb >= 0 && rows->solverIndex[*rb] >= 0 );
 }
 
-// The contacts in colour order (Box2D v3's graph colouring): each contact, in cache order, takes the
-// first of CN_COLOR_COUNT colours that neither of its solved bodies has yet, or the overflow after
-// them. No two contacts of one colour move a common body, so a colour's groups can be swept in any
-// order, on any number of workers, with the same result. Writes the order of the contacts to solve
-// (`order`, returns how many) and each colour's first contact in it (colorFirst, CN_COLOR_COUNT + 2
-// entries: the overflow is the last colour). -1 when the arena is out of memory.
-#define CN_COLOR_COUNT 24
+// The contacts in colour order, the colours being the levels of the sequential sweep: each contact,
+// in cache order, takes the level after the last level of either of its solved bodies. Within a
+// level no two contacts move a common body, so a level's groups can be swept in any order, on any
+// number of workers; and every body meets its contacts in cache order, level after level, so the
+// levels swept one after another give the sweep in cache order itself, bit for bit (each update
+// reads and writes only its own bodies' velocities and its own impulses). A chain of contacts (a
+// tower) is as many levels of one contact, swept on one thread; a pile settles into a dozen wide
+// ones. Writes the order of the contacts to solve (`order`, returns how many), the number of
+// levels (`levelCount`) and each level's first contact in the order (colorFirst, levelCount + 2
+// entries: the last two are the solved count, an empty overflow). -1 when the arena is out of
+// memory.
 // contacts a worker prepares at a time
 #define CN_CONTACT_RANGE 32
 static int cnColorContacts( const cnWorld* world, const cnContactRows* rows, cnArena* arena, int* order,
-                            int* colorFirst )
+                            int* colorFirst, int* levelCount )
 {
     const cnContactSet* set = &world->contacts;
     int bodyCount = rows->bodyCount > 0 ? rows->bodyCount : 1;
-    uint32_t* used = cnArenaAlloc( arena, (size_t)bodyCount * sizeof( uint32_t ), 16 );
-    uint8_t* color = cnArenaAlloc( arena, (size_t)( set->count > 0 ? set->count : 1 ), 16 );
-    if ( used == NULL || color == NULL )
+    size_t contacts = (size_t)( set->count > 0 ? set->count : 1 );
+    int* after = cnArenaAlloc( arena, (size_t)bodyCount * sizeof( int ), 16 ); // 1 + its last level
+    int* level = cnArenaAlloc( arena, contacts * sizeof( int ), 16 );
+    int* next = cnArenaAlloc( arena, ( contacts + 1 ) * sizeof( int ), 16 );
+    if ( after == NULL || level == NULL || next == NULL )
     {
         return -1;
     }
-    memset( used, 0, (size_t)bodyCount * sizeof( uint32_t ) );
-    int counts[CN_COLOR_COUNT + 1] = { 0 };
+    memset( after, 0, (size_t)bodyCount * sizeof( int ) );
+    memset( colorFirst, 0, ( contacts + 2 ) * sizeof( int ) );
+    int levels = 0;
     for ( int c = 0; c < set->count; ++c )
     {
         int ra, rb;
         if ( cnContactBodies( world, rows, set->contacts + c, &ra, &rb ) == false )
         {
-            color[c] = UINT8_MAX;
+            level[c] = -1;
             continue;
         }
         int sa = ra >= 0 ? rows->solverIndex[ra] : -1;
         int sb = rb >= 0 ? rows->solverIndex[rb] : -1;
-        uint32_t taken = ( sa >= 0 ? used[sa] : 0u ) | ( sb >= 0 ? used[sb] : 0u );
-        int k = 0;
-        while ( k < CN_COLOR_COUNT && ( ( taken >> k ) & 1u ) )
+        int l = sa >= 0 ? after[sa] : 0;
+        l = sb >= 0 && after[sb] > l ? after[sb] : l;
+        if ( sa >= 0 )
         {
-            k += 1;
+            after[sa] = l + 1;
         }
-        if ( k < CN_COLOR_COUNT )
+        if ( sb >= 0 )
         {
-            used[sa >= 0 ? sa : sb] |= 1u << k;
-            if ( sa >= 0 && sb >= 0 )
-            {
-                used[sb] |= 1u << k;
-            }
+            after[sb] = l + 1;
         }
-        color[c] = (uint8_t)k;
-        counts[k] += 1;
+        level[c] = l;
+        colorFirst[l + 1] += 1; // counts, shifted by one for the prefix sum
+        levels = l + 1 > levels ? l + 1 : levels;
     }
-    colorFirst[0] = 0;
-    for ( int k = 0; k <= CN_COLOR_COUNT; ++k )
+    for ( int k = 0; k < levels; ++k )
     {
-        colorFirst[k + 1] = colorFirst[k] + counts[k];
+        colorFirst[k + 1] += colorFirst[k];
     }
-    int next[CN_COLOR_COUNT + 1];
-    memcpy( next, colorFirst, sizeof( next ) );
+    colorFirst[levels + 1] = colorFirst[levels]; // the overflow: empty
+    memcpy( next, colorFirst, (size_t)( levels + 1 ) * sizeof( int ) );
     for ( int c = 0; c < set->count; ++c )
     {
-        if ( color[c] != UINT8_MAX )
+        if ( level[c] >= 0 )
         {
-            order[next[color[c]]++] = c;
+            order[next[level[c]]++] = c;
         }
     }
-    return colorFirst[CN_COLOR_COUNT + 1];
+    *levelCount = levels;
+    return colorFirst[levels];
 }
 
 // How one contact solve lays out its rows: the settings of cnPrepareContacts, the contacts in the
@@ -391,17 +395,18 @@ bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeSt
     int* order = cnArenaAlloc( arena, count * sizeof( int ), 16 );
     int* rowStart = cnArenaAlloc( arena, count * sizeof( int ), 16 );
     int* groupStart = cnArenaAlloc( arena, count * sizeof( int ), 16 );
-    int32_t* colorStart = cnArenaAlloc( arena, ( CN_COLOR_COUNT + 1 ) * sizeof( int32_t ), 16 );
-    if ( order == NULL || rowStart == NULL || groupStart == NULL || colorStart == NULL )
+    int* colorFirst = cnArenaAlloc( arena, ( count + 2 ) * sizeof( int ), 16 );
+    int32_t* colorStart = cnArenaAlloc( arena, ( count + 1 ) * sizeof( int32_t ), 16 );
+    if ( order == NULL || rowStart == NULL || groupStart == NULL || colorFirst == NULL || colorStart == NULL )
     {
         *outOfMemory = true;
         return false;
     }
-    int colorFirst[CN_COLOR_COUNT + 2];
+    int levels = 0;
     int solved = 0;
     if ( world->def.enableColoring )
     {
-        solved = cnColorContacts( world, rows, arena, order, colorFirst );
+        solved = cnColorContacts( world, rows, arena, order, colorFirst, &levels );
         if ( solved < 0 )
         {
             *outOfMemory = true;
@@ -419,11 +424,8 @@ bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeSt
                 order[solved++] = c;
             }
         }
-        for ( int k = 0; k <= CN_COLOR_COUNT; ++k )
-        {
-            colorFirst[k] = 0;
-        }
-        colorFirst[CN_COLOR_COUNT + 1] = solved;
+        colorFirst[0] = 0;
+        colorFirst[1] = solved;
     }
 
     // the layout: each contact's first row and group, each colour's first group
@@ -432,7 +434,7 @@ bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeSt
     int color = 0;
     for ( int n = 0; n < solved; ++n )
     {
-        for ( ; color <= CN_COLOR_COUNT && colorFirst[color] == n; ++color )
+        for ( ; color <= levels && colorFirst[color] == n; ++color )
         {
             colorStart[color] = p->groupCount;
         }
@@ -446,18 +448,13 @@ bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeSt
         p->rowCount += ( friction ? 3 : 1 ) * contact->manifold.pointCount;
         p->groupCount += contact->manifold.pointCount;
     }
-    for ( ; color <= CN_COLOR_COUNT; ++color )
+    for ( ; color <= levels; ++color )
     {
         colorStart[color] = p->groupCount;
     }
-    // the colours in use; the overflow's groups, and any added after (joints, the oracle's), follow
-    // colorStart[colorCount] and are swept in order
-    int used = CN_COLOR_COUNT;
-    while ( used > 0 && colorStart[used - 1] == colorStart[used] )
-    {
-        used -= 1;
-    }
-    p->colorCount = used;
+    // the levels; the groups added after them (joints, the oracle's) follow colorStart[colorCount]
+    // and are swept in order
+    p->colorCount = levels;
     p->colorStart = colorStart;
 
     cnContactLayout layout = { .world = world,

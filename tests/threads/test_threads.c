@@ -286,8 +286,7 @@ static uint64_t cntRunScene( const char* file, const char* const* overrides, int
     return hash;
 }
 
-// the same hash on 1, 2 and 4 workers, with contacts to solve, and a coloured solve different from
-// the sequential one (so that the colouring was in force)
+// the same hash on 1, 2 and 4 workers, with contacts to solve
 static uint64_t cntSameOnEveryCount( const char* file, const char* const* overrides, int overrideCount,
                                      int steps, int minContacts )
 {
@@ -318,10 +317,17 @@ START_TEST( pyramid20_under_the_sweep_solvers )
         uint64_t plain = cntSameOnEveryCount( "pyramid20.json", overrides, 1, 20, 1000 );
         if ( s == 0 || s == 3 || s == 4 )
         {
-            // in colour order: the sweeps run a colour's contacts on every worker at once (another
-            // Gauss-Seidel order, so other bits than the plain solve's)
+            // in level order: the sweeps run a level's contacts on every worker at once, and the
+            // levels one after another are the sweep in cache order itself, so the sweep solvers
+            // end with the plain solve's bits. pgs_sm factorises its rows in the levels' order, so
+            // it may differ in round-off there.
             const char* colored[2] = { key, "world.coloring=true" };
-            ck_assert( cntSameOnEveryCount( "pyramid20.json", colored, 2, 20, 1000 ) != plain );
+            uint64_t leveled = cntSameOnEveryCount( "pyramid20.json", colored, 2, 20, 1000 );
+            if ( s != 4 )
+            {
+                ck_assert_msg( leveled == plain, "%s: %016llx coloured, %016llx plain", solvers[s],
+                               (unsigned long long)leveled, (unsigned long long)plain );
+            }
         }
     }
 }
@@ -356,7 +362,13 @@ START_TEST( pile1000_ragdoll_and_colony )
         cntSameOnEveryCount( "pile1000.json", NULL, 0, 100, 1000 );
     }
     const char* colored[1] = { "world.coloring=true" };
-    cntSameOnEveryCount( "pile1000.json", colored, 1, light ? 70 : 100, light ? 100 : 1000 );
+    uint64_t leveled =
+        cntSameOnEveryCount( "pile1000.json", colored, 1, light ? 70 : 100, light ? 100 : 1000 );
+    if ( light == false )
+    {
+        // the levels give the sweep in cache order: the plain solve's bits
+        ck_assert_uint_eq( leveled, cntRunScene( "pile1000.json", NULL, 0, 1, 100, NULL ) );
+    }
     const char* pgsSm[1] = { "world.solver.name=pgs_sm" };
     cntSameOnEveryCount( "joint_ragdoll.json", NULL, 0, light ? 60 : 150, 1 );
     if ( light == false )

@@ -168,12 +168,13 @@ typedef struct cnWorldDef
     /// default) runs everything on the calling thread; up to CN_MAX_WORKERS. The results are the
     /// same bits for every worker count (cnWorld_GetStateHash). Also cnWorld_SetWorkerCount.
     int workerCount;
-    /// Solve the contacts in colour order (docs/architecture.md, "Threads"): Box2D v3's graph
-    /// colouring, so that the sweep solvers update a colour's contacts on all the workers at once.
-    /// Default false: the contacts are swept one after another in the contact cache's order, which
-    /// holds stacks better (pyramid20 moves 3 mm in 10 s; coloured, a Gauss-Seidel sweep is a
-    /// red-black one and the pyramid sags centimetres). Either way the results are the same bits
-    /// for every worker count. Scene key world.coloring.
+    /// Solve the contacts in levels (docs/architecture.md, "Threads"): each contact takes the level
+    /// after the last one of its bodies, so that no two contacts of a level move a common body and
+    /// the sweep solvers update a level's contacts on all the workers at once. The levels in order
+    /// are the sweep in the contact cache's order itself: the sweep solvers give the same bits
+    /// either way (pgs_sm and the factorising solvers see the rows in another order, so other
+    /// round-off). Worth it when the levels are wide (a pile); a stack is a chain of narrow levels
+    /// that runs on one thread. Default false. Scene key world.coloring.
     bool enableColoring;
     /// Nullable, both or neither: the game's task system (Box2D v3's model). Without them a world
     /// with workerCount > 1 starts workerCount - 1 threads of its own.
