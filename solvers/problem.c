@@ -458,16 +458,58 @@ void cnRefreshPrepared( const cnSolverProblem* problem, cnPrepared* prepared )
     cnPrepareRightHandSide( problem, prepared, 0, prepared->rowCount );
 }
 
-// Whether the colouring holds: within a colour, groups that act on a common body follow one
-// another (each body is stamped with the colour and the last group that used it). False without
-// colours, for an explicit problem, or without memory.
-static bool cnColoringHolds( const cnSolverProblem* problem, cnScratch* scratch )
+// whether group g is a contact of the pyramid model on bodies a and b (what the sweep's lanes take)
+static bool cnLaneGroup( const cnSolverProblem* problem, int g, int a, int b )
 {
+    const cnRowGroup* group = problem->groups + g;
+    int row = group->firstRow;
+    return group->kind == cn_groupContact && group->model != cn_frictionCone && group->rowCount == 3 &&
+           problem->bodyA[row] == a && problem->bodyB[row] == b;
+}
+
+// The runs of each colour into runs[0 .. colorStart[colorCount]) (cnPrepared.colorRuns).
+static void cnColorRuns( const cnSolverProblem* problem, int32_t* runs )
+{
+    for ( int c = 0; c < problem->colorCount; ++c )
+    {
+        int end = problem->colorStart[c + 1];
+        for ( int first = problem->colorStart[c]; first < end; )
+        {
+            int last = first + 1;
+            while ( last < end && cnGroupsShareBody( problem, last - 1, last ) )
+            {
+                last += 1;
+            }
+            int row = problem->groups[first].firstRow;
+            int a = problem->bodyA[row];
+            int b = problem->bodyB[row];
+            bool lane = ( a >= 0 || b >= 0 ) && a != b;
+            for ( int g = first; g < last; ++g )
+            {
+                lane = lane && cnLaneGroup( problem, g, a, b );
+                runs[g] = 0;
+            }
+            runs[first] = lane ? last - first : first - last;
+            first = last;
+        }
+    }
+}
+
+// Whether the colouring holds: within a colour, groups that act on a common body follow one
+// another (each body is stamped with the colour and the last group that used it); and where it
+// does, the colours' runs in prepared->colorRuns. False without colours, for an explicit problem,
+// or without memory.
+static bool cnColoringHolds( const cnSolverProblem* problem, cnScratch* scratch, cnPrepared* prepared )
+{
+    prepared->colorRuns = NULL;
     if ( problem->colorCount <= 0 || problem->matrix != NULL || problem->bodyCount <= 0 )
     {
         return false;
     }
-    int32_t* stamp = cnScratchBytes( scratch, 2 * (size_t)problem->bodyCount * sizeof( int32_t ) );
+    // the stamps, then the runs
+    int colored = problem->colorStart[problem->colorCount];
+    int32_t* stamp = cnScratchBytes( scratch, ( 2 * (size_t)problem->bodyCount + (size_t)colored + 1 ) *
+                                                  sizeof( int32_t ) );
     if ( stamp == NULL )
     {
         return false;
@@ -498,6 +540,8 @@ static bool cnColoringHolds( const cnSolverProblem* problem, cnScratch* scratch 
             }
         }
     }
+    prepared->colorRuns = stamp + 2 * problem->bodyCount;
+    cnColorRuns( problem, prepared->colorRuns );
     return true;
 }
 
@@ -524,7 +568,7 @@ bool cnPrepareProblem( const cnSolverProblem* problem, cnScratch* scratch, cnPre
     prepared->diagonal = prepared->baseDiagonal + rows;
     prepared->invDiagonal = prepared->baseDiagonal + 2 * rows;
     cnPrepareRows( problem, prepared );
-    prepared->colored = cnColoringHolds( problem, scratch );
+    prepared->colored = cnColoringHolds( problem, scratch, prepared );
     return true;
 }
 
@@ -548,8 +592,7 @@ void cnPrepareRows( const cnSolverProblem* problem, cnPrepared* prepared )
 
 // ---- products -----------------------------------------------------------------------------------
 
-// whether groups g and h act on a common body
-static bool cnGroupsShareBody( const cnSolverProblem* problem, int g, int h )
+bool cnGroupsShareBody( const cnSolverProblem* problem, int g, int h )
 {
     int ga = problem->bodyA[problem->groups[g].firstRow], gb = problem->bodyB[problem->groups[g].firstRow];
     int ha = problem->bodyA[problem->groups[h].firstRow], hb = problem->bodyB[problem->groups[h].firstRow];

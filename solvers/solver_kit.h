@@ -67,6 +67,12 @@ struct cnPrepared
     // the problem's colouring holds (no two groups of a colour share a body): the fast sweep
     // runs a colour's groups on the problem's workers
     bool colored;
+    // coloured problems: the runs of each colour (groups in a row that each share a body with the
+    // one before: a contact's points). At a run's first group its length, negative when the
+    // sweep's lanes cannot take it (not all contacts of the pyramid model on one pair of bodies, two
+    // dynamic or one and the world; sweep.c); 0 at its other groups. Groups [0,
+    // colorStart[colorCount]); NULL without colours.
+    int32_t* colorRuns;
 };
 
 // Check a problem's structure: counts within capacities, groups tiling the rows in order with the
@@ -83,6 +89,9 @@ const char* cnSolverRefusal( const cnSolverVTable* solver, const cnSolverProblem
 // starts: moved past groups that share a body with the group before them (a contact's points),
 // so that such a run stays in one block. colorEnd when nominal is at or past it.
 int cnColorBlockStart( const cnSolverProblem* problem, int colorFirst, int colorEnd, int nominal );
+
+// Whether groups g and h act on a common body (a dynamic one: -1 is no body).
+bool cnGroupsShareBody( const cnSolverProblem* problem, int g, int h );
 
 // Prepare the problem's rows [0, rowCount) and groups. Memory from `scratch` (6 blocks). False when
 // out of memory. The problem must be valid.
@@ -260,6 +269,9 @@ typedef struct cnSweepHooks
     // nullable, (groupCount): groups the sweep leaves alone (the joints' groups that the exact block
     // of bilateral.h solves after each sweep); their impulses still count in lambdaEnergy
     const bool* skipGroups;
+    // the coloured sweep without AVX2 even where the CPU has it (the parameter simd = off); the
+    // same bits either way (sweep.c)
+    bool scalar;
 } cnSweepHooks;
 
 // What a sweep measured: sums over the rows it updated (a cone block's three rows too).
@@ -289,6 +301,7 @@ enum cnSweepParamIndex
     cn_sweepParamDivergenceFactor,
     cn_sweepParamDeSaxce,
     cn_sweepParamJoints,
+    cn_sweepParamSimd,
     cn_sweepParamCount,
 };
 
@@ -309,6 +322,15 @@ enum
 };
 extern const char* const cn_jointsChoices[2];
 
+// The "simd" parameter: the coloured sweep four contact points at a time in AVX2 where the CPU has
+// it (auto), or always the scalar kernel (off). The same bits either way.
+enum
+{
+    cn_simdAuto = 0,
+    cn_simdOff = 1,
+};
+extern const char* const cn_simdChoices[2];
+
 // The sweep solver's loop: sweeps of `kind` with the hooks from the parameters until the budget,
 // a stopping rule or a failure ends it. Its own measure is the update energy of the last sweep,
 // sqrt(sum A_ii dlambda^2) / (|D^1/2 lambda| + |D^-1/2 b|): for a Gauss-Seidel sweep the natural
@@ -328,7 +350,8 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
                    cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats,
                    const cnSweepHooks* own );
 
-// The hooks the shared parameters give: relaxation, kernel (reference) and de_saxce (relaxedCone).
+// The hooks the shared parameters give: relaxation, kernel (reference), de_saxce (relaxedCone) and
+// simd (scalar).
 cnSweepHooks cnSweepHooksFromParams( const cnSolverParam* table, int paramCount, const double* params );
 
 // The table of a sweep solver, in cnSweepParamIndex order; the relaxation's default is its own.
@@ -365,7 +388,10 @@ cnSweepHooks cnSweepHooksFromParams( const cnSolverParam* table, int paramCount,
       1.0, 0.0, 1.0, cn_paramToggle, NULL, 0 },                                                               \
     { "joints", "sweep: the joints' free rows swept like every row; exact: after every sweep, solved "          \
                 "exactly on their tree of bodies (loops: block by block)",                                     \
-      1.0, 0.0, 1.0, cn_paramChoice, cn_jointsChoices, 2 }
+      1.0, 0.0, 1.0, cn_paramChoice, cn_jointsChoices, 2 },                                                   \
+    { "simd", "auto: a coloured sweep (world.coloring) four contact points at a time in AVX2 where the CPU "  \
+              "has it; off: the scalar kernel (the same bits)",                                              \
+      0.0, 0.0, 1.0, cn_paramChoice, cn_simdChoices, 2 }
 // clang-format on
 
 // ---- the ReLCP recursion (recursion.c) -------------------------------------------------------------

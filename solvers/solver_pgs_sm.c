@@ -52,6 +52,7 @@ enum
     cn_pgsSmCfm,
     cn_pgsSmFactorization,
     cn_pgsSmAccept,
+    cn_pgsSmSimd,
     cn_pgsSmParamCount,
 };
 
@@ -89,6 +90,10 @@ static const cnSolverParam cn_pgsSmParams[cn_pgsSmParamCount] = {
       "what chooses between the subspace point and the safeguard: phi (the paper's quadratic, with "
       "the friction bounds frozen), merit (the natural map; never worse than the sweeps' point)",
       0.0, 0.0, 1.0, cn_paramChoice, cn_acceptChoices, 2 },
+    { "simd",
+      "auto: the PGS phase's coloured sweep (world.coloring) in AVX2 where the CPU has it; off: the scalar "
+      "kernel (the same bits)",
+      0.0, 0.0, 1.0, cn_paramChoice, cn_simdChoices, 2 },
 };
 
 // the proximal regularisation of a semi-definite free set starts at this (times its mean diagonal)
@@ -350,6 +355,7 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
     int sweeps = (int)CN_SM_PARAM( cn_pgsSmSweeps );
     int subspace = (int)CN_SM_PARAM( cn_pgsSmSubspace );
     int accept = (int)CN_SM_PARAM( cn_pgsSmAccept );
+    bool scalar = (int)CN_SM_PARAM( cn_pgsSmSimd ) == cn_simdOff;
     bool usePhi = accept == cn_acceptPhi;
     bool history = solution->residualHistory != NULL && solution->residualHistoryCapacity > 0;
 
@@ -398,7 +404,7 @@ static void cnPgsSmSolve( void* state, const double* params, const cnSolverBudge
         stats->reason = "pgs_sm: out of memory";
         return;
     }
-    cnSweepHooks hooks = { .relaxation = 1.0 };
+    cnSweepHooks hooks = { .relaxation = 1.0, .scalar = scalar };
     cnCopyDoubles( guess, lambda, n );
     cnComputeVelocity( problem, prepared, lambda, velocity );
     double merit = cnSmMerit( &sm, lambda );

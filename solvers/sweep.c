@@ -44,6 +44,7 @@
 
 const char* const cn_kernelChoices[2] = { "fast", "reference" };
 const char* const cn_jointsChoices[2] = { "sweep", "exact" };
+const char* const cn_simdChoices[2] = { "auto", "off" };
 
 // ---- the fast Gauss-Seidel kernel ---------------------------------------------------------------
 
@@ -457,6 +458,361 @@ static void cnSweepRange( const cnSolverProblem* problem, const cnPrepared* prep
     }
 }
 
+// ---- the coloured sweep four contact points at a time -----------------------------------------------
+//
+// Within a colour only the groups of one run share a body (a run: groups in a row that each share a
+// body with the one before, a contact's points), so the runs of a block are independent and the
+// block is swept on four lanes: each lane takes the block's next run when its own ends, and walks
+// its groups in order, one group a step, the four lanes in step. A run of contact groups with the
+// pyramid model on one pair of bodies (two dynamic ones, or one and the world) is a lane's; any other
+// run (a cone, a joint, a skipped group, a group on one body twice or on none, a run whose groups
+// change pair) goes to the group kernel as it is met. Since the runs share no body, lambda and the
+// velocities come out as the sweep in group order gives them; the sums are each lane's own, added
+// in a fixed order at the end of the block, ((lane 0 + lane 1) + (lane 2 + lane 3)) + the other
+// runs'. The AVX2 kernel does each lane's arithmetic in the order cnSweepRowUpdate does it (the
+// even and the odd terms of a dot product apart, then the two sums; the world's side of a contact
+// on the world as zero terms, which change no bit of a sum that is never -0), without FMA (the
+// library is built with -ffp-contract=off and the kernel's target has none), so the scalar path,
+// the same lanes through the group kernel, gives the same bits. Sweeps with hooks (AMGS's memory,
+// PGS-SM's frozen bounds) stay in group order.
+
+#define CN_LANES 4
+
+typedef struct cnLanes
+{
+    const cnSolverProblem* problem;
+    const cnPrepared* prepared;
+    const cnSweepHooks* hooks;
+    double* lambda;
+    double* velocity;
+    int next;                     // the block's first group not yet given out
+    int end;                      // past the block's last group
+    cnSweepResult sums[CN_LANES]; // each lane's sums
+    cnSweepResult others;         // the runs the group kernel took
+} cnLanes;
+
+// The block's next run that a lane can take: its first group in *first and its length (0: the
+// block has no more). The other runs met on the way are swept by the group kernel.
+static int cnLaneTake( cnLanes* lanes, int* first )
+{
+    const int32_t* runs = lanes->prepared->colorRuns;
+    const bool* skip = lanes->hooks->skipGroups;
+    while ( lanes->next < lanes->end )
+    {
+        int g = lanes->next;
+        int length = runs[g] > 0 ? runs[g] : -runs[g];
+        lanes->next = g + length;
+        bool lane = runs[g] > 0;
+        for ( int h = g; h < g + length && lane && skip != NULL; ++h )
+        {
+            lane = skip[h] == false;
+        }
+        if ( lane )
+        {
+            *first = g;
+            return length;
+        }
+        cnSweepRange( lanes->problem, lanes->prepared, lanes->hooks, lanes->lambda, lanes->velocity, g,
+                      g + length, &lanes->others );
+    }
+    return 0;
+}
+
+// the block's sums, in the fixed order
+static void cnLanesAdd( const cnLanes* lanes, cnSweepResult* result )
+{
+    const cnSweepResult* s = lanes->sums;
+    result->updateEnergy +=
+        ( ( s[0].updateEnergy + s[1].updateEnergy ) + ( s[2].updateEnergy + s[3].updateEnergy ) ) +
+        lanes->others.updateEnergy;
+    result->lambdaEnergy +=
+        ( ( s[0].lambdaEnergy + s[1].lambdaEnergy ) + ( s[2].lambdaEnergy + s[3].lambdaEnergy ) ) +
+        lanes->others.lambdaEnergy;
+}
+
+// The lanes with the group kernel: at each step each lane's group in lane order, its sums its own.
+static void cnSweepLanesScalar( cnLanes* lanes )
+{
+    int group[CN_LANES] = { 0 };
+    int left[CN_LANES] = { 0 };
+    for ( ;; )
+    {
+        int active = 0;
+        for ( int k = 0; k < CN_LANES; ++k )
+        {
+            if ( left[k] == 0 )
+            {
+                left[k] = cnLaneTake( lanes, group + k );
+            }
+            active += left[k] > 0;
+        }
+        if ( active == 0 )
+        {
+            return;
+        }
+        for ( int k = 0; k < CN_LANES; ++k )
+        {
+            if ( left[k] > 0 )
+            {
+                cnSweepRange( lanes->problem, lanes->prepared, lanes->hooks, lanes->lambda, lanes->velocity,
+                              group[k], group[k] + 1, lanes->sums + k );
+                group[k] += 1;
+                left[k] -= 1;
+            }
+        }
+    }
+}
+
+#if defined( __x86_64__ ) && ( defined( __GNUC__ ) || defined( __clang__ ) )
+#    define CN_SWEEP_AVX2 1
+#    include <immintrin.h>
+
+#    define CN_AVX2 static inline __attribute__( ( always_inline, target( "avx2" ) ) )
+
+// Components c and c + 1 of four records (p[k] + c: lane k) as two vectors, lane k in element k.
+CN_AVX2 void cnLoadLanes( const double* const* p, int c, __m256d* x, __m256d* y )
+{
+    __m256d even = _mm256_insertf128_pd( _mm256_castpd128_pd256( _mm_loadu_pd( p[0] + c ) ),
+                                         _mm_loadu_pd( p[2] + c ), 1 );
+    __m256d odd = _mm256_insertf128_pd( _mm256_castpd128_pd256( _mm_loadu_pd( p[1] + c ) ),
+                                        _mm_loadu_pd( p[3] + c ), 1 );
+    *x = _mm256_unpacklo_pd( even, odd );
+    *y = _mm256_unpackhi_pd( even, odd );
+}
+
+CN_AVX2 __m256d cnGatherLanes( const double* values, const int* row, int r )
+{
+    return _mm256_set_pd( values[row[3] + r], values[row[2] + r], values[row[1] + r], values[row[0] + r] );
+}
+
+// One row of the four lanes' groups (r: 0 the normal, 1 and 2 the tangents), as cnSweepRowUpdate
+// does it lane by lane: v holds body A's velocity (components 0 to 5) and body B's (6 to 11), lane
+// k in element k; `on` is all ones in the lanes that have a group. The normal row sets *limit
+// (mu lambda_n, at least 0) for the tangents. Returns the new impulses.
+CN_AVX2 __m256d cnLanesRow( const cnLanes* lanes, const double* const* record, const int* row, int r,
+                            __m256d on, __m256d omega, bool soft, __m256d* v, __m256d* limit,
+                            __m256d* updateSum, __m256d* lambdaSum )
+{
+    const cnSolverProblem* problem = lanes->problem;
+    const cnPrepared* prepared = lanes->prepared;
+    // J on side A at offset 0 of the record, on side B at 12; W J^T at 6 and 18 (cnSweepRow)
+    __m256d even = _mm256_setzero_pd();
+    __m256d odd = _mm256_setzero_pd();
+#    pragma GCC unroll 6
+    for ( int c = 0; c < 12; c += 2 )
+    {
+        __m256d j0, j1;
+        cnLoadLanes( record, 24 * r + ( c < 6 ? c : c + 6 ), &j0, &j1 );
+        even = _mm256_add_pd( even, _mm256_mul_pd( j0, v[c] ) );
+        odd = _mm256_add_pd( odd, _mm256_mul_pd( j1, v[c + 1] ) );
+    }
+    __m256d old = cnGatherLanes( lanes->lambda, row, r );
+    __m256d w = _mm256_add_pd( cnGatherLanes( problem->b, row, r ), _mm256_add_pd( even, odd ) );
+    if ( soft )
+    {
+        w = _mm256_add_pd( w, _mm256_mul_pd( cnGatherLanes( problem->softness, row, r ), old ) );
+    }
+    __m256d y = _mm256_sub_pd(
+        old, _mm256_mul_pd( _mm256_mul_pd( omega, w ), cnGatherLanes( prepared->invDiagonal, row, r ) ) );
+    __m256d updated;
+    if ( r == 0 )
+    {
+        __m256d zero = _mm256_setzero_pd();
+        updated = _mm256_blendv_pd( y, zero, _mm256_cmp_pd( y, zero, _CMP_LT_OQ ) );
+    }
+    else
+    {
+        __m256d low = _mm256_xor_pd( *limit, _mm256_set1_pd( -0.0 ) );
+        updated = _mm256_blendv_pd( y, low, _mm256_cmp_pd( y, low, _CMP_LT_OQ ) );
+        updated = _mm256_blendv_pd( updated, *limit, _mm256_cmp_pd( updated, *limit, _CMP_GT_OQ ) );
+    }
+    __m256d delta = _mm256_and_pd( _mm256_sub_pd( updated, old ), on );
+#    pragma GCC unroll 6
+    for ( int c = 0; c < 12; c += 2 )
+    {
+        __m256d wj0, wj1;
+        cnLoadLanes( record, 24 * r + ( c < 6 ? c + 6 : c + 12 ), &wj0, &wj1 );
+        v[c] = _mm256_add_pd( v[c], _mm256_mul_pd( wj0, delta ) );
+        v[c + 1] = _mm256_add_pd( v[c + 1], _mm256_mul_pd( wj1, delta ) );
+    }
+    __m256d diagonal = cnGatherLanes( prepared->diagonal, row, r );
+    *updateSum = _mm256_add_pd( *updateSum, _mm256_mul_pd( _mm256_mul_pd( diagonal, delta ), delta ) );
+    *lambdaSum = _mm256_add_pd(
+        *lambdaSum, _mm256_and_pd( _mm256_mul_pd( _mm256_mul_pd( diagonal, updated ), updated ), on ) );
+    return updated;
+}
+
+// The lanes in AVX2: the bodies' velocities of lane k in element k of v (A's 0 to 5, B's 6 to 11,
+// zeros for the world), put in when the lane takes a run and written back when it ends. A lane
+// without a group computes on another lane's rows and keeps nothing: its change is masked to zero,
+// its impulses go to a dummy, its velocities are not written back.
+__attribute__( ( target( "avx2" ) ) ) static void cnSweepLanesAvx2( cnLanes* lanes )
+{
+    const cnSolverProblem* problem = lanes->problem;
+    const cnRowGroup* groups = problem->groups;
+    const cnSweepRow* sweepRows = lanes->prepared->sweepRows;
+    const bool soft = problem->softness != NULL;
+    const __m256d omega = _mm256_set1_pd( lanes->hooks->relaxation );
+    double* velocity = lanes->velocity;
+    double* lambda = lanes->lambda;
+    static const double zero[6] = { 0.0 };
+    double dummy[3];
+    _Alignas( 32 ) double out[CN_LANES];
+    int group[CN_LANES] = { 0 };
+    int left[CN_LANES] = { 0 };
+    double* bodyA[CN_LANES] = { NULL };
+    double* bodyB[CN_LANES] = { NULL };
+    __m256d v[12];
+#    pragma GCC unroll 12
+    for ( int c = 0; c < 12; ++c )
+    {
+        v[c] = _mm256_setzero_pd();
+    }
+    __m256d updateSum = _mm256_setzero_pd();
+    __m256d lambdaSum = _mm256_setzero_pd();
+    for ( ;; )
+    {
+        for ( int k = 0; k < CN_LANES; ++k )
+        {
+            if ( left[k] > 0 )
+            {
+                continue;
+            }
+            __m256d lane = _mm256_castsi256_pd(
+                _mm256_cmpeq_epi64( _mm256_set_epi64x( 3, 2, 1, 0 ), _mm256_set1_epi64x( k ) ) );
+            if ( bodyA[k] != NULL || bodyB[k] != NULL )
+            {
+                // its run ended: its velocities back
+                _Alignas( 32 ) double held[12][CN_LANES];
+#    pragma GCC unroll 12
+                for ( int c = 0; c < 12; ++c )
+                {
+                    _mm256_store_pd( held[c], v[c] );
+                }
+                for ( int c = 0; c < 6; ++c )
+                {
+                    if ( bodyA[k] != NULL )
+                    {
+                        bodyA[k][c] = held[c][k];
+                    }
+                    if ( bodyB[k] != NULL )
+                    {
+                        bodyB[k][c] = held[6 + c][k];
+                    }
+                }
+                bodyA[k] = NULL;
+                bodyB[k] = NULL;
+            }
+            left[k] = cnLaneTake( lanes, group + k );
+            if ( left[k] > 0 )
+            {
+                int row = groups[group[k]].firstRow;
+                bodyA[k] = problem->bodyA[row] >= 0 ? velocity + 6 * problem->bodyA[row] : NULL;
+                bodyB[k] = problem->bodyB[row] >= 0 ? velocity + 6 * problem->bodyB[row] : NULL;
+                const double* a = bodyA[k] != NULL ? bodyA[k] : zero;
+                const double* b = bodyB[k] != NULL ? bodyB[k] : zero;
+#    pragma GCC unroll 6
+                for ( int c = 0; c < 6; ++c )
+                {
+                    v[c] = _mm256_blendv_pd( v[c], _mm256_broadcast_sd( a + c ), lane );
+                    v[6 + c] = _mm256_blendv_pd( v[6 + c], _mm256_broadcast_sd( b + c ), lane );
+                }
+            }
+        }
+        int active = left[0] > 0 ? 0 : left[1] > 0 ? 1 : left[2] > 0 ? 2 : left[3] > 0 ? 3 : -1;
+        if ( active < 0 )
+        {
+            break;
+        }
+        // the idle lanes borrow the first active lane's rows
+        int row[CN_LANES];
+        const double* record[CN_LANES];
+        double* to[CN_LANES];
+        double mu[CN_LANES];
+        int64_t mask[CN_LANES];
+        for ( int k = 0; k < CN_LANES; ++k )
+        {
+            const cnRowGroup* g = groups + ( left[k] > 0 ? group[k] : group[active] );
+            row[k] = g->firstRow;
+            mu[k] = g->mu;
+            mask[k] = left[k] > 0 ? -1 : 0;
+            record[k] = sweepRows[row[k]].jA;
+            to[k] = left[k] > 0 ? lambda + row[k] : dummy;
+        }
+        __m256d on = _mm256_castsi256_pd( _mm256_set_epi64x( mask[3], mask[2], mask[1], mask[0] ) );
+        __m256d limit = _mm256_setzero_pd();
+#    pragma GCC unroll 3
+        for ( int r = 0; r < 3; ++r )
+        {
+            __m256d updated =
+                cnLanesRow( lanes, record, row, r, on, omega, soft, v, &limit, &updateSum, &lambdaSum );
+            if ( r == 0 )
+            {
+                limit = _mm256_mul_pd( _mm256_loadu_pd( mu ), updated );
+                limit = _mm256_and_pd( limit, _mm256_cmp_pd( limit, _mm256_setzero_pd(), _CMP_GT_OQ ) );
+            }
+            _mm256_store_pd( out, updated );
+            to[0][r] = out[0];
+            to[1][r] = out[1];
+            to[2][r] = out[2];
+            to[3][r] = out[3];
+        }
+        for ( int k = 0; k < CN_LANES; ++k )
+        {
+            group[k] += left[k] > 0 ? 1 : 0;
+            left[k] -= left[k] > 0 ? 1 : 0;
+        }
+    }
+    _Alignas( 32 ) double sums[2][CN_LANES];
+    _mm256_store_pd( sums[0], updateSum );
+    _mm256_store_pd( sums[1], lambdaSum );
+    for ( int k = 0; k < CN_LANES; ++k )
+    {
+        lanes->sums[k].updateEnergy = sums[0][k];
+        lanes->sums[k].lambdaEnergy = sums[1][k];
+    }
+}
+
+// whether this CPU runs AVX2 (and its operating system keeps the registers)
+static bool cnHaveAvx2( void )
+{
+    return __builtin_cpu_supports( "avx2" );
+}
+#else
+#    define CN_SWEEP_AVX2 0
+static bool cnHaveAvx2( void )
+{
+    return false;
+}
+#endif
+
+// A block of a colour's groups [first, end) on the lanes, in AVX2 when `simd`; the block's sums
+// added to *result.
+static void cnSweepLanes( const cnSolverProblem* problem, const cnPrepared* prepared,
+                          const cnSweepHooks* hooks, double* lambda, double* velocity, int first, int end,
+                          bool simd, cnSweepResult* result )
+{
+    cnLanes lanes = { .problem = problem,
+                      .prepared = prepared,
+                      .hooks = hooks,
+                      .lambda = lambda,
+                      .velocity = velocity,
+                      .next = first,
+                      .end = end };
+#if CN_SWEEP_AVX2
+    if ( simd )
+    {
+        cnSweepLanesAvx2( &lanes );
+        cnLanesAdd( &lanes, result );
+        return;
+    }
+#else
+    (void)simd;
+#endif
+    cnSweepLanesScalar( &lanes );
+    cnLanesAdd( &lanes, result );
+}
+
 // A coloured sweep: within a colour only neighbouring groups share a body (a contact's points),
 // so the colour is updated in blocks of about CN_SWEEP_BLOCK groups, cut between groups that share
 // none, on the problem's workers, each block's sums kept apart and added in block order afterwards.
@@ -475,6 +831,8 @@ typedef struct cnColorSweep
     int colorFirst; // the colour's first group
     int first;      // the round's first group
     int end;        // past the colour's last group
+    bool lanes;     // the blocks on four lanes (no hooks)
+    bool simd;      // the lanes in AVX2
     cnSweepResult blocks[CN_SWEEP_BLOCKS];
 } cnColorSweep;
 
@@ -489,8 +847,16 @@ static void cnColorSweepTask( int start, int end, int worker, void* context )
         int last = cnColorBlockStart( sweep->problem, sweep->colorFirst, sweep->end,
                                       sweep->first + ( k + 1 ) * CN_SWEEP_BLOCK );
         sweep->blocks[k] = ( cnSweepResult ){ 0.0, 0.0, true };
-        cnSweepRange( sweep->problem, sweep->prepared, sweep->hooks, sweep->lambda, sweep->velocity, first,
-                      last, sweep->blocks + k );
+        if ( sweep->lanes )
+        {
+            cnSweepLanes( sweep->problem, sweep->prepared, sweep->hooks, sweep->lambda, sweep->velocity,
+                          first, last, sweep->simd, sweep->blocks + k );
+        }
+        else
+        {
+            cnSweepRange( sweep->problem, sweep->prepared, sweep->hooks, sweep->lambda, sweep->velocity,
+                          first, last, sweep->blocks + k );
+        }
     }
 }
 
@@ -498,8 +864,14 @@ static void cnSweepColored( const cnSolverProblem* problem, const cnPrepared* pr
                             const cnSweepHooks* hooks, double* lambda, double* velocity,
                             cnSweepResult* result )
 {
-    cnColorSweep sweep = {
-        .problem = problem, .prepared = prepared, .hooks = hooks, .lambda = lambda, .velocity = velocity };
+    bool hooked = hooks->memory != NULL || hooks->frozenLow != NULL || hooks->rowRelaxation != NULL;
+    cnColorSweep sweep = { .problem = problem,
+                           .prepared = prepared,
+                           .hooks = hooks,
+                           .lambda = lambda,
+                           .velocity = velocity,
+                           .lanes = hooked == false,
+                           .simd = hooked == false && hooks->scalar == false && cnHaveAvx2() };
     for ( int c = 0; c < problem->colorCount; ++c )
     {
         sweep.colorFirst = problem->colorStart[c];
@@ -760,6 +1132,8 @@ cnSweepHooks cnSweepHooksFromParams( const cnSolverParam* table, int paramCount,
             (int)cnSolverParamValue( table, paramCount, params, cn_sweepParamKernel ) == cn_kernelReference,
         .relaxedCone = paramCount > cn_sweepParamDeSaxce &&
                        cnSolverParamValue( table, paramCount, params, cn_sweepParamDeSaxce ) == 0.0,
+        .scalar = paramCount > cn_sweepParamSimd &&
+                  (int)cnSolverParamValue( table, paramCount, params, cn_sweepParamSimd ) == cn_simdOff,
     };
 }
 
@@ -782,6 +1156,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     }
 
     cnSweepHooks hooks = own != NULL ? *own : cnSweepHooksFromParams( table, paramCount, params );
+    hooks.scalar = cnSweepHooksFromParams( table, paramCount, params ).scalar;
     double relativeTolerance =
         cnSolverParamValue( table, paramCount, params, cn_sweepParamRelativeTolerance );
     double stagnationTolerance =

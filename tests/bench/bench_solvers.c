@@ -6,7 +6,9 @@
 // iteration limit k, reading the step report. Every (solver, k) pair gets a fresh load and settle,
 // so all of them solve the same problem. A direct solver (lemke) runs once. A third table shows
 // what warm starting buys at 10 iterations over a few steps, a fourth what one sweep costs per row
-// (the slope of the solve time between two budgets). See tests/bench/README.md.
+// (the slope of the solve time between two budgets), a fifth the same for pgs and psor in colour
+// order (world.coloring) with the scalar kernel and with AVX2 (simd off and auto). See
+// tests/bench/README.md.
 //
 // cairn_bench_solvers                                  pyramid20 and pile1000, every solver
 // cairn_bench_solvers --scene FILE [--scene FILE ...] [--solver NAME ...] [--iterations 1,2,5]
@@ -108,9 +110,11 @@ static bool SetParamIfAny( cnWorldId world, const char* name, double value )
     return cnWorld_SetSolverParam( world, name, value ) == cn_statusOk;
 }
 
-static bool Load( const char* path, cnScene* scene )
+static bool LoadWith( const char* path, const char* const* overrides, int overrideCount, cnScene* scene )
 {
     cnSceneOptions options = cnDefaultSceneOptions();
+    options.overrides = overrides;
+    options.overrideCount = overrideCount;
     cnSceneError error;
     if ( cnLoadSceneFile( path, &options, scene, &error ) != cn_statusOk )
     {
@@ -118,6 +122,11 @@ static bool Load( const char* path, cnScene* scene )
         return false;
     }
     return true;
+}
+
+static bool Load( const char* path, cnScene* scene )
+{
+    return LoadWith( path, NULL, 0, scene );
 }
 
 // Step with the scene's own solver for `seconds`. False when a step fails.
@@ -354,16 +363,24 @@ static int CompareDoubles( const void* a, const void* b )
     return ( x > y ) - ( x < y );
 }
 
+// simd NULL: the scene as it is (table 4); "auto" or "off": loaded with world.coloring and the
+// solver's simd parameter set so (table 5, the coloured sweep with and without AVX2).
 static bool RunCost( const BenchConfig* config, const char* path, const char* label,
-                     const cnSolverVTable* solver )
+                     const cnSolverVTable* solver, const char* simd )
 {
     cnScene scene;
-    if ( Load( path, &scene ) == false )
+    const char* const colored[1] = { "world.coloring=true" };
+    if ( LoadWith( path, colored, simd != NULL ? 1 : 0, &scene ) == false )
     {
         return false;
     }
     cnWorldId world = scene.worldId;
     bool ok = Settle( world, config->settleSeconds ) && Configure( world, solver, 1, BENCH_COST_LOW );
+    if ( ok && simd != NULL )
+    {
+        // the choices: 0 auto, 1 off
+        ok = cnWorld_SetSolverParam( world, "simd", strcmp( simd, "off" ) == 0 ? 1.0 : 0.0 ) == cn_statusOk;
+    }
     double dt = cnWorld_GetDef( world ).timeStep;
     double slopes[BENCH_COST_REPEATS];
     int count = 0;
@@ -389,8 +406,9 @@ static bool RunCost( const BenchConfig* config, const char* path, const char* la
     if ( ok && count > 0 )
     {
         qsort( slopes, (size_t)count, sizeof( double ), CompareDoubles );
-        printf( "%s,%s,%d,%d,%.0f,%d,%.2f,%.2f,%.2f\n", label, solver->name, BENCH_COST_LOW, BENCH_COST_HIGH,
-                rows / count, count, slopes[0], slopes[count / 2], slopes[count - 1] );
+        printf( "%s,%s,%s%s%d,%d,%.0f,%d,%.2f,%.2f,%.2f\n", label, solver->name, simd != NULL ? simd : "",
+                simd != NULL ? "," : "", BENCH_COST_LOW, BENCH_COST_HIGH, rows / count, count, slopes[0],
+                slopes[count / 2], slopes[count - 1] );
         fflush( stdout );
         if ( isfinite( slopes[count / 2] ) == false )
         {
@@ -580,9 +598,30 @@ int main( int argc, char** argv )
             for ( int v = 0; v < solverCount; ++v )
             {
                 if ( ( solvers[v]->caps & cn_solverDirect ) == 0 &&
-                     RunCost( &config, config.scenes[s], labels[s], solvers[v] ) == false )
+                     RunCost( &config, config.scenes[s], labels[s], solvers[v], NULL ) == false )
                 {
                     return 1;
+                }
+            }
+        }
+        // the coloured sweep of pgs and psor with and without AVX2 (same bits, other speed)
+        printf( "\nscene,solver,simd,low_sweeps,high_sweeps,rows,pairs,ns_per_row_sweep_min,"
+                "ns_per_row_sweep_median,ns_per_row_sweep_max\n" );
+        for ( int s = 0; s < config.sceneCount; ++s )
+        {
+            for ( int v = 0; v < solverCount; ++v )
+            {
+                if ( strcmp( solvers[v]->name, "pgs" ) != 0 && strcmp( solvers[v]->name, "psor" ) != 0 )
+                {
+                    continue;
+                }
+                for ( int m = 0; m < 2; ++m )
+                {
+                    if ( RunCost( &config, config.scenes[s], labels[s], solvers[v],
+                                  m == 0 ? "off" : "auto" ) == false )
+                    {
+                        return 1;
+                    }
                 }
             }
         }

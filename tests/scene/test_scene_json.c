@@ -295,10 +295,10 @@ static const cntBadScene cnt_badScenes[] = {
       ":3:46: world.solver.iterations: expected a positive integer, got 2.5" },
     { "bad_param_unknown.json", cn_statusSchemaError, 2, 81, "world.solver.params.omega",
       "solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, "
-      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce, joints)",
+      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce, joints, simd)",
       ":2:81: world.solver.params.omega: solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, "
       "tolerance, deadline_ms, warm_start, relaxation, kernel, relative_tolerance, stagnation_tolerance, "
-      "divergence_factor, de_saxce, joints)" },
+      "divergence_factor, de_saxce, joints, simd)" },
     { "bad_param_range.json", cn_statusSchemaError, 2, 68, "world.solver.params.relaxation",
       "2.5 is outside [0, 2] (a parameter of solver \"psor\")",
       ":2:68: world.solver.params.relaxation: 2.5 is outside [0, 2] (a parameter of solver \"psor\")" },
@@ -1612,10 +1612,10 @@ static const cntBadOverride cnt_badOverrides[] = {
       "\"dt\": 2}>)" },
     { "free_fall.json", { "world.solver.params.omega=1.5" }, 0, 0, "world.solver.params.omega",
       "solver \"pgs\" has no parameter \"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, "
-      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce, joints)",
+      "relaxation, kernel, relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce, joints, simd)",
       ":<--set world.solver.params.omega=1.5>: world.solver.params.omega: solver \"pgs\" has no parameter "
       "\"omega\" (its parameters: iterations, tolerance, deadline_ms, warm_start, relaxation, kernel, "
-      "relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce, joints)" },
+      "relative_tolerance, stagnation_tolerance, divergence_factor, de_saxce, joints, simd)" },
     // the solver the overrides name, in their order
     { "free_fall.json", { "world.solver.params.relaxation=1.5", "world.solver.name=lemke" }, 0, 0,
       "world.solver.params.relaxation",

@@ -45,10 +45,18 @@ START_TEST( vtables_describe_themselves )
     ck_assert_int_eq( solver->model, cn_modelPyramid );
     ck_assert_str_eq( solver->iterationUnit, "sweep" );
     ck_assert_ptr_nonnull( solver->description );
-    static const char* const names[] = {
-        "iterations", "tolerance",          "deadline_ms",          "warm_start",        "relaxation",
-        "kernel",     "relative_tolerance", "stagnation_tolerance", "divergence_factor", "de_saxce",
-        "joints" };
+    static const char* const names[] = { "iterations",
+                                         "tolerance",
+                                         "deadline_ms",
+                                         "warm_start",
+                                         "relaxation",
+                                         "kernel",
+                                         "relative_tolerance",
+                                         "stagnation_tolerance",
+                                         "divergence_factor",
+                                         "de_saxce",
+                                         "joints",
+                                         "simd" };
     ck_assert_int_eq( (int)( sizeof( names ) / sizeof( names[0] ) ), cn_sweepParamCount );
     ck_assert_int_eq( solver->paramCount, cn_sweepParamCount );
     int failures = 0;

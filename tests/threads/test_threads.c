@@ -5,7 +5,7 @@
 // with the same state hash: pyramid20 under the sweep solvers and PGS-SM, a smaller pyramid under
 // every other solver (the ipm in a cone world), pile1000, the ragdoll and a growing colony under
 // ReLCP, a world whose worker count changes between steps, and a world run by the game's own
-// threads.
+// threads; the coloured sweep gives the same hash with SIMD on and off.
 
 #include "systems.h"
 #include "task.h"
@@ -381,6 +381,34 @@ START_TEST( pile1000_ragdoll_and_colony )
 }
 END_TEST
 
+// The coloured sweep four contact points at a time in AVX2 (where the CPU has it, the parameter
+// simd = auto) and in the scalar kernel (simd = off): the same hash, on 1, 2 and 4 workers, under
+// the sweep solvers and PGS-SM (AMGS keeps its memory in every sweep: its sweeps stay in group order
+// either way), on pyramid20 and pile1000
+START_TEST( colored_sweep_simd_on_and_off )
+{
+    bool light = cntLight();
+    const char* const solvers[] = { "pgs", "psor", "amgs", "pgs_sm" };
+    const char* const scenes[] = { "pyramid20.json", "pile1000.json" };
+    for ( int scene = 0; scene < 2; ++scene )
+    {
+        int steps = scene == 0 ? 20 : ( light ? 70 : 100 );
+        int contacts = scene == 0 ? 1000 : ( light ? 100 : 1000 );
+        for ( int s = 0; s < ( light ? 1 : 4 ); ++s )
+        {
+            char key[64];
+            snprintf( key, sizeof( key ), "world.solver.name=%s", solvers[s] );
+            const char* on[3] = { key, "world.coloring=true", "world.solver.params.simd=auto" };
+            const char* off[3] = { key, "world.coloring=true", "world.solver.params.simd=off" };
+            uint64_t simd = cntSameOnEveryCount( scenes[scene], on, 3, steps, contacts );
+            uint64_t scalar = cntSameOnEveryCount( scenes[scene], off, 3, steps, contacts );
+            ck_assert_msg( simd == scalar, "%s, %s: %016llx with simd, %016llx without", scenes[scene],
+                           solvers[s], (unsigned long long)simd, (unsigned long long)scalar );
+        }
+    }
+}
+END_TEST
+
 START_TEST( worker_count_changes_between_steps )
 {
     const char* overrides[1] = { "generators[0].rows=10" };
@@ -467,6 +495,7 @@ static Suite* cntThreadsSuite( void )
     tcase_add_test( bits, pyramid20_under_the_sweep_solvers );
     tcase_add_test( bits, small_pyramid_under_every_other_solver );
     tcase_add_test( bits, pile1000_ragdoll_and_colony );
+    tcase_add_test( bits, colored_sweep_simd_on_and_off );
     tcase_add_test( bits, worker_count_changes_between_steps );
     tcase_add_test( bits, game_task_system_gives_the_same_bits );
     suite_add_tcase( suite, bits );
