@@ -12,7 +12,7 @@ For each scene, runs every configuration one after another, round after round (A
     cairn equal 30  the same with --set world.contact_hertz=30, within the 0.6 x substep rate
                     that docs/solvers.md asks of the contact spring (1 thread only)
     cairn default   cairn run with the scene's settings (pgs 10 iterations, 2 substeps)
-    cairn coloured  the defaults with --set world.coloring=true: the contacts in graph-colour order,
+    cairn coloured  the defaults with --set world.coloring=true: the contacts in levels (colours),
                     so that the sweeps run on both threads (docs/architecture.md, "Threads")
 
 Cairn runs at --threads 1 and --threads 2 (the 30 Hz setting at 1 only); Bullet and ODE are single-threaded here. When
@@ -513,9 +513,9 @@ def write_markdown(data, out, plot_path):
         "`docs/solvers.md` (\"The defaults, measured\") asks for, and stacks buzz; 30 Hz keeps within it |",
         "| Cairn | defaults | the scene's own settings: `pgs` at 10 iterations, 2 substeps (each with its "
         "soft pass and relax pass), so about twice the work of the equal-work setting |",
-        "| Cairn | defaults, coloured | the defaults with `--set world.coloring=true`: the contacts in graph-colour "
-        "order, so that the sweeps run a colour on every thread at once (another Gauss-Seidel order; "
-        "`docs/architecture.md`, \"Threads\") |",
+        "| Cairn | defaults, coloured | the defaults with `--set world.coloring=true`: the contacts in levels, "
+        "so that the sweeps run a level on every thread at once (the levels in order are the sequential "
+        "sweep, so the same trajectories as the defaults; `docs/architecture.md`, \"Threads\") |",
         "",
         "Bullet and ODE run single-threaded here (the drivers use neither Bullet's multithreaded world nor "
         "ODE's threading interface); Cairn runs with `--threads 1` and `--threads 2` (the 30 Hz setting at 1 "
