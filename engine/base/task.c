@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The world's own worker threads. One loop at a time. Its state is one 64-bit atomic word: the
-// loop's generation (20 bits), its range count (22 bits) and the next range to take (22 bits).
-// The calling thread writes the loop's task and context, then publishes the word; a worker takes a
-// range by a compare-and-swap on the word, so it can take one only while that loop still has one
-// untaken, and a loop whose ranges are not all finished is never replaced. The caller takes ranges
-// too and returns when every range has finished (a counter), without waiting for workers that
-// have not woken up: a busy machine never makes a loop wait for a thread it has not scheduled.
-// Inside a step (cnTaskSystem_SetHot) a worker spins between loops, since the stages of a step
+// loop's generation (20 bits) and its untaken ranges [front, back) (22 bits each). The calling
+// thread writes the loop's task and context, then publishes the word; it takes ranges from the
+// front and the workers from the back, each by a compare-and-swap on the word, so a thread can take
+// one only while that loop still has one untaken, and a loop whose ranges are not all finished is never
+// replaced. The caller takes ranges too and returns when every range has finished (a counter), without
+// waiting for workers that have not woken up: a busy machine never makes a loop wait for a thread it has not
+// scheduled. Inside a step (cnTaskSystem_SetHot) a worker spins between loops, since the stages of a step
 // follow one another within microseconds and waking a sleeping thread takes tens of them; outside
 // it spins a short while, then sleeps on a condition variable until the next loop.
 
@@ -30,14 +30,14 @@
 // pauses a worker spins before it sleeps outside a step (about 0.2 ms)
 #define CN_SPIN_LIMIT 4000
 
-// the state word: generation | range count | next range
+// the state word: generation | front | back
 #define CN_RANGE_BITS 22
 #define CN_RANGE_MASK ( ( UINT64_C( 1 ) << CN_RANGE_BITS ) - 1 )
 #define CN_MAX_RANGES ( (int)CN_RANGE_MASK )
 
-static inline uint64_t cnPackState( uint64_t generation, uint64_t count, uint64_t next )
+static inline uint64_t cnPackState( uint64_t generation, uint64_t front, uint64_t back )
 {
-    return ( generation << ( 2 * CN_RANGE_BITS ) ) | ( count << CN_RANGE_BITS ) | next;
+    return ( generation << ( 2 * CN_RANGE_BITS ) ) | ( front << CN_RANGE_BITS ) | back;
 }
 
 static inline uint64_t cnStateGeneration( uint64_t state )
@@ -79,29 +79,35 @@ static _Thread_local int cn_insideRange = 0;
 // Take and run ranges of the loop whose word was `state` until it has none left.
 static void cnRunRanges( cnTaskPool* pool, uint64_t state, int workerIndex )
 {
+    // the calling thread takes ranges from the front, the workers from the back: with two threads
+    // each keeps to its own end of every loop, and so of the arrays the loops walk (contacts, rows,
+    // bodies), whose cache lines then stay in its own cache from stage to stage
+    bool fromBack = workerIndex > 0;
     for ( ;; )
     {
-        uint64_t count = ( state >> CN_RANGE_BITS ) & CN_RANGE_MASK;
-        uint64_t next = state & CN_RANGE_MASK;
-        if ( next >= count )
+        uint64_t front = ( state >> CN_RANGE_BITS ) & CN_RANGE_MASK;
+        uint64_t back = state & CN_RANGE_MASK;
+        if ( front >= back )
         {
             return;
         }
-        if ( atomic_compare_exchange_weak_explicit( &pool->state, &state, state + 1, memory_order_acquire,
+        uint64_t taken = fromBack ? state - 1 : state + ( UINT64_C( 1 ) << CN_RANGE_BITS );
+        if ( atomic_compare_exchange_weak_explicit( &pool->state, &state, taken, memory_order_acquire,
                                                     memory_order_acquire ) == false )
         {
-            // another worker took it, or a new loop started: `state` now holds the word as it is;
+            // another worker took one, or a new loop started: `state` now holds the word as it is;
             // a new loop is run too, which is what the caller wants
             continue;
         }
         // the range is ours, so its loop cannot finish (nor its task change) before it has run
-        int start = (int)next * pool->rangeSize;
+        uint64_t range = fromBack ? back - 1 : front;
+        int start = (int)range * pool->rangeSize;
         int end = start + pool->rangeSize < pool->itemCount ? start + pool->rangeSize : pool->itemCount;
         cn_insideRange = workerIndex + 1;
         pool->task( start, end, workerIndex, pool->context );
         cn_insideRange = 0;
         atomic_fetch_add_explicit( &pool->finished, 1, memory_order_release );
-        state += 1;
+        state = taken;
     }
 }
 
@@ -260,7 +266,7 @@ void cnParallelFor( const cnTaskSystem* system, cnTaskFcn* task, int itemCount, 
     {
         pool->generation = 1; // 0 is the workers' "seen nothing yet"
     }
-    uint64_t state = cnPackState( pool->generation, (uint64_t)rangeCount, 0 );
+    uint64_t state = cnPackState( pool->generation, 0, (uint64_t)rangeCount );
     pthread_mutex_lock( &pool->mutex );
     atomic_store_explicit( &pool->state, state, memory_order_release );
     pthread_cond_broadcast( &pool->wake );

@@ -396,6 +396,12 @@ START_TEST( colored_sweep_simd_on_and_off )
         int contacts = scene == 0 ? 1000 : ( light ? 100 : 1000 );
         for ( int s = 0; s < ( light ? 1 : 4 ); ++s )
         {
+            if ( scene == 1 && s > 0 )
+            {
+                // on the pile, pgs alone: psor runs pgs's kernel, amgs keeps group order, and pgs_sm
+                // takes 70 s for 100 steps of the pile (its sweeps are checked on pyramid20)
+                continue;
+            }
             char key[64];
             snprintf( key, sizeof( key ), "world.solver.name=%s", solvers[s] );
             const char* on[3] = { key, "world.coloring=true", "world.solver.params.simd=auto" };
