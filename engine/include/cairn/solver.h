@@ -166,12 +166,14 @@ struct cnSolverProblem
 
     cnSolverOracle oracle;
 
-    /// Optional (0 and NULL: none): a colouring of the first groups, Box2D v3's. Colour c is the
+    /// Optional (0 and NULL: none): a colouring of the first groups (the world's: its contacts'
+    /// levels, docs/architecture.md "Threads"). Colour c is the
     /// groups [colorStart[c], colorStart[c + 1]) for c < colorCount (colorStart has colorCount + 1
     /// entries, non-decreasing, within groupCount), and within a colour, groups that act on a
     /// common body follow one another (a contact's points), so that a sweep may update a colour's
-    /// runs of such groups in any order, or at once on several workers, with the same result. The groups from colorStart[colorCount] on are swept one after
-    /// another. The world colours its contacts this way; problems from files have no colours.
+    /// runs of such groups in any order, or at once on several workers, with the same result. The groups from
+    /// colorStart[colorCount] on are swept one after another. The world colours its contacts this way, in
+    /// levels whose order is the sequential sweep's; problems from files have no colours.
     int colorCount;
     const int32_t* colorStart;
     /// Nullable: the workers a solver may run its loops on (the world's; engine/base/task.h).
