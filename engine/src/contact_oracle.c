@@ -435,13 +435,24 @@ static cnStatus cnAddOracleRows( cnOracleContext* context, const double* delta, 
     // this thread, in candidate order
     int candidateCount = set->count + e.count;
     int chunk = candidateCount < CN_TRIAL_CHUNK ? candidateCount : CN_TRIAL_CHUNK;
-    cnTrialCollide trial = { .world = world, .rows = rows, .pose = pose, .pairs = e.pairs };
-    trial.manifolds = cnArenaAlloc( arena, (size_t)( chunk > 0 ? chunk : 1 ) * sizeof( cnManifold ), 16 );
-    trial.touched = cnArenaAlloc( arena, (size_t)( chunk > 0 ? chunk : 1 ), 16 );
-    if ( trial.manifolds == NULL || trial.touched == NULL )
+    if ( context->trialCapacity < chunk )
     {
-        return cn_statusOutOfMemory;
+        // once per step at most, to the largest chunk (the step arena does not free)
+        context->trialManifolds = cnArenaAlloc( arena, (size_t)chunk * sizeof( cnManifold ), 16 );
+        context->trialTouched = cnArenaAlloc( arena, (size_t)chunk, 16 );
+        if ( context->trialManifolds == NULL || context->trialTouched == NULL )
+        {
+            context->trialCapacity = 0;
+            return cn_statusOutOfMemory;
+        }
+        context->trialCapacity = chunk;
     }
+    cnTrialCollide trial = { .world = world,
+                             .rows = rows,
+                             .pose = pose,
+                             .pairs = e.pairs,
+                             .manifolds = context->trialManifolds,
+                             .touched = context->trialTouched };
     int added = 0;
     for ( trial.first = 0; trial.first < candidateCount; trial.first += chunk )
     {
@@ -544,7 +555,8 @@ cnStatus cnMakeOracle( cnWorld* world, cnContactRows* rows, double timeStep, cnO
                        cnSolverOracle* hook )
 {
     const cnContactSet* set = &world->contacts;
-    *context = ( cnOracleContext ){ world, rows, timeStep, NULL, NULL, 0, CN_ORACLE_NEW_PAIRS };
+    *context =
+        ( cnOracleContext ){ world, rows, timeStep, NULL, NULL, 0, CN_ORACLE_NEW_PAIRS, NULL, NULL, 0 };
     context->started =
         cnArenaAlloc( &world->arena, (size_t)( set->count + CN_ORACLE_NEW_PAIRS ) * sizeof( bool ), 16 );
     context->startedPairs = cnArenaAlloc( &world->arena, 2 * CN_ORACLE_NEW_PAIRS * sizeof( int ), 16 );

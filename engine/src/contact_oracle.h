@@ -9,6 +9,7 @@
 #include "cairn/solver.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef struct cnWorld cnWorld;
 typedef struct cnContactRows cnContactRows;
@@ -27,6 +28,10 @@ typedef struct cnOracleContext
     int* startedPairs; // (2 x startedCapacity) shape indices
     int startedCount;
     int startedCapacity;
+    // the trial collisions' manifolds, one chunk of candidates at a time, kept from call to call
+    struct cnManifold* trialManifolds; // (trialCapacity)
+    uint8_t* trialTouched;             // (trialCapacity)
+    int trialCapacity;
 } cnOracleContext;
 
 // The oracle for the rows of one pass: which pairs have rows at the start pose (the cache's with
