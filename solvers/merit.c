@@ -118,14 +118,20 @@ void cnProjectCone( double mu, double xn, double x1, double x2, double* p )
     }
 }
 
+// The natural map of row i of the pyramid model (an impulse)
+static inline double cnNaturalRow( const cnSolverProblem* problem, const cnPrepared* prepared,
+                                   const double* lambda, const double* w, int i )
+{
+    double low, high;
+    cnRowBounds( problem, prepared, lambda, i, &low, &high );
+    return lambda[i] - cnProject( lambda[i] - cnRowStep( prepared, i ) * w[i], low, high );
+}
+
 // the natural map of row i of the pyramid model, added to `norm`
 static void cnAddNaturalRow( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
                              const double* w, int i, cnNorm* norm )
 {
-    double low, high;
-    cnRowBounds( problem, prepared, lambda, i, &low, &high );
-    double r = lambda[i] - cnProject( lambda[i] - cnRowStep( prepared, i ) * w[i], low, high );
-    cnNormAdd( norm, r, cnRowWeight( prepared, i ) );
+    cnNormAdd( norm, cnNaturalRow( problem, prepared, lambda, w, i ), cnRowWeight( prepared, i ) );
 }
 
 // the cone natural map of contact group g (De Saxce: the normal velocity shifted by mu |w_t|, one
@@ -206,15 +212,6 @@ static double cnSignorini( const cnPrepared* prepared, double lambda, double w, 
         return d * -lambda;
     }
     return fabs( fmin( d * lambda, w ) );
-}
-
-// The natural map of row i of the pyramid model (an impulse) and its weight
-static inline double cnNaturalRow( const cnSolverProblem* problem, const cnPrepared* prepared,
-                                   const double* lambda, const double* w, int i )
-{
-    double low, high;
-    cnRowBounds( problem, prepared, lambda, i, &low, &high );
-    return lambda[i] - cnProject( lambda[i] - cnRowStep( prepared, i ) * w[i], low, high );
 }
 
 void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,

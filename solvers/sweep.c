@@ -803,13 +803,15 @@ static void cnSweepLanes( const cnSolverProblem* problem, const cnPrepared* prep
     if ( simd )
     {
         cnSweepLanesAvx2( &lanes );
-        cnLanesAdd( &lanes, result );
-        return;
+    }
+    else
+    {
+        cnSweepLanesScalar( &lanes );
     }
 #else
     (void)simd;
-#endif
     cnSweepLanesScalar( &lanes );
+#endif
     cnLanesAdd( &lanes, result );
 }
 
