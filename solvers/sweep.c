@@ -1172,7 +1172,10 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     double* initial = cnScratchDoubles( &scratch, n );
     double* w = cnScratchDoubles( &scratch, n );
     double* previous = kind == cn_sweepJacobi ? cnScratchDoubles( &scratch, n ) : NULL;
-    if ( velocity == NULL || initial == NULL || w == NULL || ( kind == cn_sweepJacobi && previous == NULL ) )
+    // the iterate the solve's smallest update ended on (the best candidate when the sweeps grow)
+    double* settled = divergenceFactor > 0.0 ? cnScratchDoubles( &scratch, n ) : NULL;
+    if ( velocity == NULL || initial == NULL || w == NULL || ( kind == cn_sweepJacobi && previous == NULL ) ||
+         ( divergenceFactor > 0.0 && settled == NULL ) )
     {
         cnScratchRelease( &scratch );
         return;
@@ -1246,6 +1249,10 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
             status = cn_solveDiverged;
             break;
         }
+        if ( settled != NULL && update < smallest )
+        {
+            cnCopyDoubles( settled, lambda, n );
+        }
         smallest = fmin( smallest, update );
         lastUpdate = update;
         if ( budget->tolerance > 0.0 && measure <= budget->tolerance &&
@@ -1272,18 +1279,31 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
         }
     }
     // ended moving lambda by more than divergence_factor times the least it moved in the solve (and
-    // by more than rounding): the sweeps were growing. Diverged when the grading merit confirms it:
-    // the impulses are worse than those the solve started from.
+    // by more than rounding): the sweeps were growing. Three iterates are graded then (the grading
+    // merit): the end, the one the smallest update ended on, and the start. The best is returned;
+    // when that is the start, the solve diverged.
     if ( ( status == cn_solveMaxIterations || status == cn_solveDeadline ) && divergenceFactor > 0.0 &&
          measure > CN_DIVERGENCE_FLOOR && lastUpdate > divergenceFactor * smallest )
     {
-        double* startVelocity = cnScratchDoubles( &scratch, 6 * problem->bodyCount );
-        if ( startVelocity != NULL )
+        double* otherVelocity = cnScratchDoubles( &scratch, 6 * problem->bodyCount );
+        if ( otherVelocity != NULL )
         {
             double end = cnCurrentMerit( problem, prepared, lambda, velocity, w );
-            cnComputeVelocity( problem, prepared, initial, startVelocity );
-            double begin = cnCurrentMerit( problem, prepared, initial, startVelocity, w );
-            status = end > begin ? cn_solveDiverged : status;
+            cnComputeVelocity( problem, prepared, settled, otherVelocity );
+            double middle = cnCurrentMerit( problem, prepared, settled, otherVelocity, w );
+            cnComputeVelocity( problem, prepared, initial, otherVelocity );
+            double begin = cnCurrentMerit( problem, prepared, initial, otherVelocity, w );
+            if ( middle < end && middle < begin )
+            {
+                // the sweeps grew past a better iterate than either end: that one is the answer
+                cnCopyDoubles( lambda, settled, n );
+                cnComputeVelocity( problem, prepared, lambda, velocity );
+                stats->fallbacks += 1;
+            }
+            else
+            {
+                status = end > begin ? cn_solveDiverged : status;
+            }
         }
     }
     if ( status == cn_solveDiverged )
