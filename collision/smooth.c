@@ -1787,16 +1787,49 @@ double cnPointSignedDistance( const cnCollisionShape* shape, cnVec3 p, cnVec3* c
 // d(x) its signed distance, the separation of the tube ball at u is f(u) - r with f(u) = d(P(u)),
 // and f'(u) = grad d . P'(u) = nX . P'(u) (nX: X's outward normal at the nearest point). Where f
 // is smallest along the ring, the contact normal -nX is perpendicular to the circle, so the tube
-// point P(u) + r (-nX)... the tube point along the normal has the shared normal: these are the
-// shared-normal pairs. The ring is scanned at N angles, every bracket where f' goes from negative
-// to non-negative is refined to round-off (Brent's root finder on f'), and flat stretches within
-// the margin get points spread along them. A cold scan takes 256 angles: with 64, linked rings
-// pulled taut (chainmail_taut.json) had their deepest place missed in 4 of 600 steps by up to
-// 4.7e-5 m against a 4096-angle scan refined by golden section; with 256, in none.
+// point along the normal shares it: these are the shared-normal pairs.
+//
+// The ring is scanned on a grid of 256 angles, every bracket where f' goes from negative to
+// non-negative is refined to round-off (Brent's root finder on f'), and flat stretches within the
+// margin get points spread along them. With 64 angles, linked rings pulled taut
+// (chainmail_taut.json) had their deepest place missed in 4 of 600 steps by up to 4.7e-5 m against
+// a 4096-angle scan refined by golden section; with 256, in none.
+//
+// The grid is not sampled everywhere: 8 of its angles first (32 where only the first bound below
+// holds), then every arc between two sampled angles is halved down to the grid's spacing unless
+// bounds show that it holds no contact: f >= r + margin all along it and above the lowest sample
+// (which the global minimum cannot exceed), or f falls or rises all along it. The bounds, all
+// rigorous:
+// - f is R-Lipschitz in u (a signed distance is 1-Lipschitz, and P moves at speed R), so over an
+//   arc of length h between samples fa and fb, f >= (fa + fb - R h) / 2;
+// - against a convex X with an exact signed distance d (every type but hull and torus), d is
+//   convex and |P''| = R, so f + R u^2 / 2 is convex: f lies above its tangents less R t^2 / 2, and
+//   f'(t) >= f'(a) - R (t - a);
+// - against a torus X (core circle of radius R_X, in X's frame x(u) = P(u) - c_X), the squared
+//   distance to X's core circle, g = |x|^2 - 2 R_X rho + R_X^2 (rho = |x| in X's plane), has
+//   g'' <= U = 2 R (|c_perp| + R_X) everywhere: |x|^2'' = -2 R (c_perp . (cos u, sin u)) with c_perp
+//   the offset of the centres in T's plane, and rho'' >= -R (rho is the distance from X's axis of a
+//   point moving on an ellipse of X's plane; its kink on the axis is convex). So g - U u^2 / 2 is
+//   concave and lies above its chord: over the arc, g >= the chord minus U (u - a)(b - u) / 2,
+//   and g'(t) <= g'(a) + U (t - a).
+// The brackets found are those of the full grid scan (a monotone arc holds none, an arc above the
+// margin and the lowest sample none that is kept), and every grid angle within the margin is
+// sampled when their count decides whether the ring lies flat. The narrowphase keeps only contacts
+// within the margin and asks for nothing else: a ring that stays out of the margin is then settled
+// by the first samples and a few halvings.
 
-#define CN_RING_SCAN_COLD 256
-#define CN_RING_SCAN_WARM 16
-#define CN_RING_MINIMA    ( CN_RING_SCAN_COLD + 16 )
+#define CN_RING_SCAN           256
+#define CN_RING_COARSE         8  // grid steps between the first samples (32 of them)
+#define CN_RING_COARSE_BOUNDED 32 // the same where the curvature bounds hold (8 first samples)
+#define CN_RING_MINIMA         ( CN_RING_SCAN + 16 )
+
+// f and f' at one angle (the scan and the root finder need no more)
+typedef struct cnRingProbe
+{
+    double u;
+    double f;     // signed distance of the core point to X
+    double slope; // f'(u)
+} cnRingProbe;
 
 typedef struct cnRingSample
 {
@@ -1814,8 +1847,109 @@ typedef struct cnRing
     const cnPlaced* other;
     cnVec3 c, e1, e2;
     double big;
+    // X a torus: P(u) in X's frame is oc + cos u oe1 + sin u oe2; X's radii; U of the bound above
+    bool otherTorus;
+    cnVec3 oc, oe1, oe2;
+    double otherBig, otherSmall;
+    double curvature;
+    // X convex with an exact signed distance: f'' >= -R (the bound and the test below)
+    bool convex;
 } cnRing;
 
+// cos and sin of the grid angles -pi + 2 pi (i + 1/2) / CN_RING_SCAN, once per thread
+static _Thread_local double cn_ringAngle[CN_RING_SCAN], cn_ringCos[CN_RING_SCAN], cn_ringSin[CN_RING_SCAN];
+static _Thread_local bool cn_ringTrigReady;
+
+static double cnRingGridAngle( int i )
+{
+    return -CN_PI + 2.0 * CN_PI * ( (double)i + 0.5 ) / (double)CN_RING_SCAN;
+}
+
+static void cnRingTrig( void )
+{
+    if ( cn_ringTrigReady )
+    {
+        return;
+    }
+    for ( int i = 0; i < CN_RING_SCAN; ++i )
+    {
+        double u = cnRingGridAngle( i );
+        cn_ringAngle[i] = u;
+        cn_ringCos[i] = cos( u );
+        cn_ringSin[i] = sin( u );
+    }
+    cn_ringTrigReady = true;
+}
+
+static void cnMakeRing( const cnPlaced* torus, const cnPlaced* other, cnRing* ring )
+{
+    memset( ring, 0, sizeof( *ring ) );
+    ring->torus = torus;
+    ring->other = other;
+    ring->c = torus->p;
+    ring->e1 = torus->r.cx;
+    ring->e2 = torus->r.cy;
+    ring->big = torus->shape->geometry->torus.majorRadius;
+    if ( other->type == cn_torusShape )
+    {
+        cnMat3 rt = cnTranspose( other->r );
+        ring->otherTorus = true;
+        ring->oc = cnMulMV( rt, cnSub( ring->c, other->p ) );
+        ring->oe1 = cnScale( ring->big, cnMulMV( rt, ring->e1 ) );
+        ring->oe2 = cnScale( ring->big, cnMulMV( rt, ring->e2 ) );
+        ring->otherBig = other->shape->geometry->torus.majorRadius;
+        ring->otherSmall = other->shape->geometry->torus.minorRadius;
+        double cPerp = hypot( cnDot( ring->c, ring->e1 ) - cnDot( other->p, ring->e1 ),
+                              cnDot( ring->c, ring->e2 ) - cnDot( other->p, ring->e2 ) );
+        ring->curvature = 2.0 * ring->big * ( cPerp + ring->otherBig );
+    }
+    // the hull's distance outside is GJK's, and its normal a converged one, not exact
+    ring->convex = other->type != cn_torusShape && other->type != cn_hullShape;
+}
+
+static cnRingProbe cnRingProbeTrig( const cnRing* ring, double u, double cu, double su )
+{
+    cnRingProbe s;
+    s.u = u;
+    if ( ring->otherTorus )
+    {
+        // the distance to X's core circle, in X's frame (cnPointDistancePlaced's torus case)
+        cnVec3 x = cnAdd( ring->oc, cnAdd( cnScale( cu, ring->oe1 ), cnScale( su, ring->oe2 ) ) );
+        cnVec3 dx = cnAdd( cnScale( -su, ring->oe1 ), cnScale( cu, ring->oe2 ) );
+        double rho = sqrt( x.x * x.x + x.y * x.y );
+        double scale = rho > 0.0 ? 1.0 - ring->otherBig / rho : 0.0;
+        cnVec3 w =
+            rho > 0.0 ? cnMakeVec3( scale * x.x, scale * x.y, x.z ) : cnMakeVec3( -ring->otherBig, 0.0, x.z );
+        double length = cnLength( w );
+        s.f = length - ring->otherSmall;
+        s.slope =
+            length > 0.0 ? cnDot( w, dx ) / length : ( rho > 0.0 ? ( x.x * dx.x + x.y * dx.y ) / rho : dx.x );
+        return s;
+    }
+    cnVec3 core =
+        cnAdd( ring->c, cnAdd( cnScale( ring->big * cu, ring->e1 ), cnScale( ring->big * su, ring->e2 ) ) );
+    cnVec3 tangent = cnAdd( cnScale( -ring->big * su, ring->e1 ), cnScale( ring->big * cu, ring->e2 ) );
+    cnVec3 normal;
+    s.f = cnPointDistancePlaced( ring->other, core, NULL, &normal );
+    s.slope = cnDot( normal, tangent );
+    return s;
+}
+
+static cnRingProbe cnRingProbeAt( const cnRing* ring, double u )
+{
+    return cnRingProbeTrig( ring, u, cos( u ), sin( u ) );
+}
+
+// the grid angle i (0 <= i <= CN_RING_SCAN; the last is the first one turn on)
+static cnRingProbe cnRingProbeGrid( const cnRing* ring, int i )
+{
+    int k = i % CN_RING_SCAN;
+    cnRingProbe s = cnRingProbeTrig( ring, cn_ringAngle[k], cn_ringCos[k], cn_ringSin[k] );
+    s.u += i == k ? 0.0 : 2.0 * CN_PI;
+    return s;
+}
+
+// every output of cnPointDistancePlaced at u, for a contact
 static cnRingSample cnRingAt( const cnRing* ring, double u )
 {
     cnRingSample s;
@@ -1829,11 +1963,73 @@ static cnRingSample cnRingAt( const cnRing* ring, double u )
     return s;
 }
 
+// A lower bound of f over the arc from a to b (b.u > a.u), from the bounds at the top of the
+// section, less a round-off allowance
+static double cnRingLowerBound( const cnRing* ring, cnRingProbe a, cnRingProbe b )
+{
+    double h = b.u - a.u;
+    double bound = 0.5 * ( a.f + b.f - ring->big * h );
+    if ( ring->otherTorus )
+    {
+        // q(s) = ga + (gb - ga) s - w s (1 - s) on s in [0, 1]: the chord less U h^2 s (1 - s) / 2
+        double da = a.f + ring->otherSmall, db = b.f + ring->otherSmall;
+        double ga = da * da, gb = db * db;
+        double w = 0.5 * ring->curvature * h * h;
+        double low = ga < gb ? ga : gb;
+        if ( fabs( gb - ga ) < w )
+        {
+            double s = 0.5 - ( gb - ga ) / ( 2.0 * w );
+            low = ga + ( gb - ga ) * s - w * s * ( 1.0 - s );
+        }
+        double chord = low > 0.0 ? sqrt( low ) - ring->otherSmall : -ring->otherSmall;
+        bound = chord > bound ? chord : bound;
+    }
+    else if ( ring->convex )
+    {
+        // f lies above ta(t) = fa + f'a (t - a) - R (t - a)^2 / 2 and tb(t) = fb - f'b (b - t) - R (b - t)^2
+        // / 2, whose difference is linear: the lowest of max(ta, tb) is at an end or where they cross
+        double atA = fmax( a.f, b.f - b.slope * h - 0.5 * ring->big * h * h );
+        double atB = fmax( b.f, a.f + a.slope * h - 0.5 * ring->big * h * h );
+        double low = fmin( atA, atB );
+        double offset = a.f - b.f + b.slope * h + 0.5 * ring->big * h * h,
+               rate = a.slope - b.slope - ring->big * h;
+        double t = rate != 0.0 ? -offset / rate : -1.0;
+        if ( t > 0.0 && t < h )
+        {
+            low = fmin( low, a.f + a.slope * t - 0.5 * ring->big * t * t );
+        }
+        bound = fmax( bound, low );
+    }
+    return bound - 1e-12 * ( ring->big + fabs( a.f ) + fabs( b.f ) );
+}
+
+// Whether f has no minimum inside the arc from a to b (b.u > a.u) because it falls or rises along
+// all of it. Against a torus, g = (f + r_X)^2 has g'' <= U, so g'(t) <= g'(a) + U (t - a) and
+// g'(t) >= g'(b) - U (b - t); against a convex X, f'' >= -R, so f'(t) >= f'(a) - R (t - a) and
+// f'(t) <= f'(b) + R (b - t).
+static bool cnRingMonotone( const cnRing* ring, cnRingProbe a, cnRingProbe b )
+{
+    double h = b.u - a.u;
+    if ( ring->otherTorus )
+    {
+        double ga = 2.0 * ( a.f + ring->otherSmall ) * a.slope,
+               gb = 2.0 * ( b.f + ring->otherSmall ) * b.slope;
+        double rise = ring->curvature * h * ( 1.0 + 1e-12 );
+        return ga < -rise || gb > rise;
+    }
+    if ( ring->convex )
+    {
+        double rise = ring->big * h * ( 1.0 + 1e-12 );
+        return a.slope > rise || b.slope < -rise;
+    }
+    return false;
+}
+
 // Brent's root finder (Dekker's bisection-secant-inverse quadratic) on f' in [a, b] with
 // f'(a) < 0 <= f'(b)
-static cnRingSample cnRingRefine( const cnRing* ring, cnRingSample sa, cnRingSample sb )
+static cnRingProbe cnRingRefine( const cnRing* ring, cnRingProbe sa, cnRingProbe sb )
 {
-    cnRingSample a = sa, b = sb, c = sa;
+    cnRingProbe a = sa, b = sb, c = sa;
     double d = b.u - a.u, e = d;
     for ( int iteration = 0; iteration < 100; ++iteration )
     {
@@ -1895,7 +2091,7 @@ static cnRingSample cnRingRefine( const cnRing* ring, cnRingSample sa, cnRingSam
         }
         a = b;
         double next = b.u + ( fabs( d ) > tol ? d : ( m > 0.0 ? tol : -tol ) );
-        b = cnRingAt( ring, next );
+        b = cnRingProbeAt( ring, next );
     }
     // the end nearer the root of f' (at a kink of f, where f' jumps, either end of the final
     // bracket, a round-off apart); not the lower f, which is flat at round-off there
@@ -1906,21 +2102,21 @@ static cnRingSample cnRingRefine( const cnRing* ring, cnRingSample sa, cnRingSam
 // minimum hiding in the same bracket (two dips closer than the scan's spacing): f' at the middle
 // of [a, m] turning positive, or at the middle of [m, b] negative, brackets another one. Appends
 // to `minima` (at most `capacity`), returns the new count.
-static int cnRingBracket( const cnRing* ring, cnRingSample a, cnRingSample b, cnRingSample* minima, int count,
+static int cnRingBracket( const cnRing* ring, cnRingProbe a, cnRingProbe b, cnRingProbe* minima, int count,
                           int capacity )
 {
     if ( count >= capacity )
     {
         return count;
     }
-    cnRingSample m = cnRingRefine( ring, a, b );
+    cnRingProbe m = cnRingRefine( ring, a, b );
     minima[count++] = m;
-    cnRingSample left = cnRingAt( ring, 0.5 * ( a.u + m.u ) );
+    cnRingProbe left = cnRingProbeAt( ring, 0.5 * ( a.u + m.u ) );
     if ( left.slope >= 0.0 && left.u - a.u > 1e-9 && count < capacity )
     {
         minima[count++] = cnRingRefine( ring, a, left );
     }
-    cnRingSample right = cnRingAt( ring, 0.5 * ( m.u + b.u ) );
+    cnRingProbe right = cnRingProbeAt( ring, 0.5 * ( m.u + b.u ) );
     if ( right.slope < 0.0 && b.u - right.u > 1e-9 && count < capacity )
     {
         minima[count++] = cnRingRefine( ring, right, b );
@@ -1996,9 +2192,9 @@ static double cnAngleBetween( double a, double b )
     return fabs( cnWrapAngle( a - b ) );
 }
 
-static int cnCompareRingSamples( const void* a, const void* b )
+static int cnCompareRingProbes( const void* a, const void* b )
 {
-    double fa = ( (const cnRingSample*)a )->f, fb = ( (const cnRingSample*)b )->f;
+    double fa = ( (const cnRingProbe*)a )->f, fb = ( (const cnRingProbe*)b )->f;
     return fa < fb ? -1 : ( fa > fb ? 1 : 0 );
 }
 
@@ -2009,119 +2205,150 @@ static int cnCompareContacts( const void* a, const void* b )
 }
 
 // Every local minimum along the ring (refined), and spread points on flat stretches within the
-// margin. Writes at most `capacity` samples, deepest first.
-static int cnRingMinima( const cnRing* ring, double margin, const double* warmU, int warmCount,
-                         cnRingSample* out, int capacity )
+// margin, deepest first, at most `capacity`: the global minimum first unless `withinMargin`, when
+// only minima with f - r < margin are wanted (none may be written). The warm angles are probed
+// first: a low value there lets the scan set aside more of the ring.
+static int cnRingMinima( const cnRing* ring, double margin, bool withinMargin, const double* warmU,
+                         int warmCount, cnRingProbe* out, int capacity )
 {
-    int scan = warmCount > 0 ? CN_RING_SCAN_WARM : CN_RING_SCAN_COLD;
-    cnRingSample minima[CN_RING_MINIMA];
-    int count = 0;
+    cnRingTrig();
     double tube = ring->torus->radius;
-    for ( int pass = 0; pass < 2; ++pass )
+    double reach = tube + margin; // f below this: within the margin
+    cnRingProbe samples[CN_RING_SCAN + 1];
+    bool sampled[CN_RING_SCAN + 1];
+    memset( sampled, 0, sizeof( sampled ) );
+    int within = 0; // sampled grid angles within the margin
+    cnRingProbe best;
+    best.u = 0.0;
+    best.f = HUGE_VAL;
+    best.slope = 0.0;
+    for ( int w = 0; w < warmCount && !withinMargin; ++w )
     {
-        count = 0;
-        cnRingSample samples[CN_RING_SCAN_COLD];
-        for ( int i = 0; i < scan; ++i )
+        cnRingProbe s = cnRingProbeAt( ring, warmU[w] );
+        best = s.f < best.f ? s : best;
+    }
+    int step = ring->otherTorus || ring->convex ? CN_RING_COARSE_BOUNDED : CN_RING_COARSE;
+    for ( int i = 0; i <= CN_RING_SCAN; i += step )
+    {
+        samples[i] = cnRingProbeGrid( ring, i );
+        sampled[i] = true;
+        within += i < CN_RING_SCAN && samples[i].f < reach ? 1 : 0;
+        best = samples[i].f < best.f ? samples[i] : best;
+    }
+
+    // Halve every arc that may hold a contact down to the grid's spacing, depth first and in order
+    // of angle. An arc set aside as monotone may still hold grid angles within the margin: those
+    // are counted, and sampled below when they decide whether the ring lies flat.
+    int stackStart[CN_RING_SCAN], stackSpan[CN_RING_SCAN], top = 0;
+    int brackets[CN_RING_SCAN], bracketCount = 0;
+    int unsampledStart[CN_RING_SCAN], unsampledSpan[CN_RING_SCAN], unsampledCount = 0, unsampled = 0;
+    for ( int i = CN_RING_SCAN - step; i >= 0; i -= step )
+    {
+        stackStart[top] = i;
+        stackSpan[top++] = step;
+    }
+    while ( top > 0 )
+    {
+        top -= 1;
+        int i = stackStart[top], span = stackSpan[top];
+        double bound = cnRingLowerBound( ring, samples[i], samples[i + span] );
+        if ( bound >= reach && ( withinMargin || bound > best.f ) )
         {
-            samples[i] = cnRingAt( ring, -CN_PI + 2.0 * CN_PI * ( (double)i + 0.5 ) / (double)scan );
-        }
-        double lowest = HUGE_VAL;
-        for ( int i = 0; i < scan; ++i )
-        {
-            lowest = fmin( lowest, samples[i].f );
-            cnRingSample a = samples[i], b = samples[( i + 1 ) % scan];
-            if ( i + 1 == scan )
-            {
-                b.u += 2.0 * CN_PI;
-            }
-            if ( a.slope < 0.0 && b.slope >= 0.0 )
-            {
-                count = cnRingBracket( ring, a, b, minima, count, CN_RING_MINIMA );
-            }
-        }
-        // the warm angles: a bracket around each, grown until f' changes sign
-        for ( int w = 0; w < warmCount && pass == 0; ++w )
-        {
-            for ( double width = 0.05; width < 1.7; width *= 2.0 )
-            {
-                cnRingSample a = cnRingAt( ring, warmU[w] - width );
-                cnRingSample b = cnRingAt( ring, warmU[w] + width );
-                if ( a.slope < 0.0 && b.slope >= 0.0 )
-                {
-                    count = cnRingBracket( ring, a, b, minima, count, CN_RING_MINIMA );
-                    break;
-                }
-            }
-        }
-        // flat stretches within the margin: the samples there, spread out (the deepest point first)
-        int within = 0;
-        for ( int i = 0; i < scan; ++i )
-        {
-            within += samples[i].f - tube < margin ? 1 : 0;
-        }
-        if ( within * 8 > scan )
-        {
-            for ( int add = 0; add < 4 && count < CN_RING_MINIMA; ++add )
-            {
-                // the sample within the margin farthest (in angle) from every chosen point
-                int best = -1;
-                double bestGap = 0.0;
-                for ( int i = 0; i < scan; ++i )
-                {
-                    if ( !( samples[i].f - tube < margin ) )
-                    {
-                        continue;
-                    }
-                    double gap = HUGE_VAL;
-                    for ( int k = 0; k < count; ++k )
-                    {
-                        gap = fmin( gap, cnAngleBetween( samples[i].u, minima[k].u ) );
-                    }
-                    if ( gap > bestGap )
-                    {
-                        bestGap = gap;
-                        best = i;
-                    }
-                }
-                if ( best < 0 || bestGap < 0.25 * CN_PI )
-                {
-                    break;
-                }
-                minima[count++] = samples[best];
-            }
-        }
-        if ( count == 0 )
-        {
-            // no bracket (f' of one sign everywhere, at round-off): the lowest sample
-            int best = 0;
-            for ( int i = 1; i < scan; ++i )
-            {
-                best = samples[i].f < samples[best].f ? i : best;
-            }
-            minima[count++] = samples[best];
-        }
-        double deepest = HUGE_VAL;
-        for ( int k = 0; k < count; ++k )
-        {
-            deepest = fmin( deepest, minima[k].f );
-        }
-        // warm answer worse than a probe sample: the full scan
-        if ( pass == 0 && warmCount > 0 && lowest < deepest - 1e-9 * ( ring->big + ring->other->size ) )
-        {
-            cn_smoothStats.warmFallbacks += 1;
-            scan = CN_RING_SCAN_COLD;
-            warmCount = 0;
             continue;
         }
-        break;
+        if ( span == 1 )
+        {
+            brackets[bracketCount++] = i;
+            continue;
+        }
+        if ( cnRingMonotone( ring, samples[i], samples[i + span] ) )
+        {
+            if ( bound < reach )
+            {
+                unsampledStart[unsampledCount] = i;
+                unsampledSpan[unsampledCount++] = span;
+                unsampled += span - 1;
+            }
+            continue;
+        }
+        int half = i + span / 2;
+        samples[half] = cnRingProbeGrid( ring, half );
+        sampled[half] = true;
+        within += samples[half].f < reach ? 1 : 0;
+        best = samples[half].f < best.f ? samples[half] : best;
+        stackStart[top] = half;
+        stackSpan[top++] = span / 2;
+        stackStart[top] = i;
+        stackSpan[top++] = span / 2;
+    }
+
+    cnRingProbe minima[CN_RING_MINIMA];
+    int count = 0;
+    for ( int k = 0; k < bracketCount; ++k )
+    {
+        cnRingProbe a = samples[brackets[k]], b = samples[brackets[k] + 1];
+        if ( a.slope < 0.0 && b.slope >= 0.0 )
+        {
+            count = cnRingBracket( ring, a, b, minima, count, CN_RING_MINIMA );
+        }
+    }
+    // flat stretches within the margin (more than an eighth of the grid): the samples there, spread
+    // out (the deepest point first)
+    if ( ( within + unsampled ) * 8 > CN_RING_SCAN )
+    {
+        for ( int k = 0; k < unsampledCount; ++k )
+        {
+            for ( int i = unsampledStart[k] + 1; i < unsampledStart[k] + unsampledSpan[k]; ++i )
+            {
+                samples[i] = cnRingProbeGrid( ring, i );
+                sampled[i] = true;
+                within += samples[i].f < reach ? 1 : 0;
+            }
+        }
+    }
+    if ( within * 8 > CN_RING_SCAN )
+    {
+        for ( int add = 0; add < 4 && count < CN_RING_MINIMA; ++add )
+        {
+            // the sample within the margin farthest (in angle) from every chosen point
+            int farthest = -1;
+            double farthestGap = 0.0;
+            for ( int i = 0; i < CN_RING_SCAN; ++i )
+            {
+                if ( !sampled[i] || !( samples[i].f < reach ) )
+                {
+                    continue;
+                }
+                double gap = HUGE_VAL;
+                for ( int k = 0; k < count; ++k )
+                {
+                    gap = fmin( gap, cnAngleBetween( samples[i].u, minima[k].u ) );
+                }
+                if ( gap > farthestGap )
+                {
+                    farthestGap = gap;
+                    farthest = i;
+                }
+            }
+            if ( farthest < 0 || farthestGap < 0.25 * CN_PI )
+            {
+                break;
+            }
+            minima[count++] = samples[farthest];
+        }
+    }
+    if ( count == 0 )
+    {
+        // no bracket (f' of one sign everywhere, at round-off): the lowest value seen
+        minima[count++] = best;
     }
 
     // sort by f, drop duplicates (same angle), keep the global minimum and those within the margin
-    qsort( minima, (size_t)count, sizeof( minima[0] ), cnCompareRingSamples );
+    qsort( minima, (size_t)count, sizeof( minima[0] ), cnCompareRingProbes );
     int written = 0;
     for ( int i = 0; i < count && written < capacity; ++i )
     {
-        if ( i > 0 && !( minima[i].f - tube < margin ) )
+        if ( ( i > 0 || withinMargin ) && !( minima[i].f < reach ) )
         {
             break;
         }
@@ -2139,15 +2366,11 @@ static int cnRingMinima( const cnRing* ring, double margin, const double* warmU,
 }
 
 static int cnTorusQuery( const cnPlaced* torus, const cnPlaced* other, bool torusFirst, double margin,
-                         const cnSmoothContact* warm, int warmCount, cnSmoothContact* contacts, int capacity )
+                         bool withinMargin, const cnSmoothContact* warm, int warmCount,
+                         cnSmoothContact* contacts, int capacity )
 {
     cnRing ring;
-    ring.torus = torus;
-    ring.other = other;
-    ring.c = torus->p;
-    ring.e1 = torus->r.cx;
-    ring.e2 = torus->r.cy;
-    ring.big = torus->shape->geometry->torus.majorRadius;
+    cnMakeRing( torus, other, &ring );
     double warmU[CN_MAX_SMOOTH_CONTACTS];
     int wc = 0;
     for ( int i = 0; warm != NULL && i < warmCount && wc < CN_MAX_SMOOTH_CONTACTS; ++i )
@@ -2158,16 +2381,28 @@ static int cnTorusQuery( const cnPlaced* torus, const cnPlaced* other, bool toru
             warmU[wc++] = u;
         }
     }
-    if ( wc > 0 )
+    if ( wc > 0 && !withinMargin )
     {
         cn_smoothStats.warmStarts += 1;
     }
-    cnRingSample minima[CN_MAX_SMOOTH_CONTACTS];
+    cnRingProbe minima[CN_MAX_SMOOTH_CONTACTS];
     int limit = capacity < CN_MAX_SMOOTH_CONTACTS ? capacity : CN_MAX_SMOOTH_CONTACTS;
-    int count = cnRingMinima( &ring, margin, warmU, wc, minima, limit );
+    int count = cnRingMinima( &ring, margin, withinMargin, warmU, wc, minima, limit );
+    // the contacts from every output of the signed distance, deepest first
+    cnRingSample found[CN_MAX_SMOOTH_CONTACTS];
     for ( int k = 0; k < count; ++k )
     {
-        cnRingContact( &ring, minima + k, torusFirst, contacts + k );
+        found[k] = cnRingAt( &ring, minima[k].u );
+        for ( int j = k; j > 0 && found[j].f < found[j - 1].f; --j )
+        {
+            cnRingSample t = found[j];
+            found[j] = found[j - 1];
+            found[j - 1] = t;
+        }
+    }
+    for ( int k = 0; k < count; ++k )
+    {
+        cnRingContact( &ring, found + k, torusFirst, contacts + k );
     }
     return count;
 }
@@ -2250,8 +2485,11 @@ static bool cnIsFinitePlacement( const cnCollisionShape* s )
            cnQuatLength( s->transform.q ) > 0.0;
 }
 
-int cnSmoothQuery( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
-                   const cnSmoothContact* warm, int warmCount, cnSmoothContact* contacts, int capacity )
+// cnSmoothQuery; with `withinMargin`, a pair with a torus reports only the contacts with separation
+// < margin (perhaps none), which is all the narrowphase keeps, and is cheaper when there are none
+static int cnSmoothQueryFor( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
+                             bool withinMargin, const cnSmoothContact* warm, int warmCount,
+                             cnSmoothContact* contacts, int capacity )
 {
     if ( capacity < 1 || a == NULL || b == NULL || contacts == NULL ||
          !cnIsSmoothPair( a->geometry->type, b->geometry->type ) || !cnIsFinitePlacement( a ) ||
@@ -2274,8 +2512,10 @@ int cnSmoothQuery( const cnCollisionShape* a, const cnCollisionShape* b, double 
     if ( pa.type == cn_torusShape || pb.type == cn_torusShape )
     {
         bool torusFirst = pa.type == cn_torusShape;
-        return torusFirst ? cnTorusQuery( &pa, &pb, true, margin, warm, warmCount, contacts, capacity )
-                          : cnTorusQuery( &pb, &pa, false, margin, warm, warmCount, contacts, capacity );
+        return torusFirst
+                   ? cnTorusQuery( &pa, &pb, true, margin, withinMargin, warm, warmCount, contacts, capacity )
+                   : cnTorusQuery( &pb, &pa, false, margin, withinMargin, warm, warmCount, contacts,
+                                   capacity );
     }
     if ( pa.type == cn_planeShape || pb.type == cn_planeShape )
     {
@@ -2300,6 +2540,12 @@ int cnSmoothQuery( const cnCollisionShape* a, const cnCollisionShape* b, double 
     const cnSmoothContact* w = warmCount > 0 ? warm : NULL;
     cnConvexSmoothQuery( &pa, &pb, w, w != NULL ? 1 : 0, contacts );
     return 1;
+}
+
+int cnSmoothQuery( const cnCollisionShape* a, const cnCollisionShape* b, double margin,
+                   const cnSmoothContact* warm, int warmCount, cnSmoothContact* contacts, int capacity )
+{
+    return cnSmoothQueryFor( a, b, margin, false, warm, warmCount, contacts, capacity );
 }
 
 // ---- pair functions
@@ -2356,8 +2602,8 @@ void cnCollideTorus( const cnCollisionShape* a, const cnCollisionShape* b, doubl
     cnSmoothContact warm[CN_MAX_MANIFOLD_POINTS];
     int warmCount = cnWarmFromManifold( &old, warm );
     cnSmoothContact found[CN_MAX_SMOOTH_CONTACTS];
-    int count =
-        cnSmoothQuery( a, b, margin, warmCount > 0 ? warm : NULL, warmCount, found, CN_MAX_SMOOTH_CONTACTS );
+    int count = cnSmoothQueryFor( a, b, margin, true, warmCount > 0 ? warm : NULL, warmCount, found,
+                                  CN_MAX_SMOOTH_CONTACTS );
     int kept = 0;
     for ( int i = 0; i < count; ++i )
     {

@@ -835,7 +835,7 @@ static void cntMakeLinkedRings( trShape* a, trShape* b, trRng* rng )
 // A torus against every other type: apart, touching, overlapping and (torus-torus) linked. The
 // deepest contact of cnSmoothQuery equals the reference's global minimum to 1e-10, every local
 // minimum of the reference within the margin is one of the contacts to 1e-10, and the narrowphase
-// (cnCollideTorus, which keeps only the contacts within the margin) keeps the deepest one, or
+// (cnCollideTorus, which asks only for the contacts within the margin) keeps the deepest one, or
 // nothing when it is out of the margin.
 START_TEST( test_torus_scan_reference )
 {
