@@ -41,6 +41,7 @@ void cnDestroyContactSet( cnWorld* world )
     cnDestroyBroadPhase( &set->broadPhase );
     cnFree( allocator, set->contacts, (size_t)set->capacity * sizeof( cnContact ) );
     cnFree( allocator, set->spare, (size_t)set->spareCapacity * sizeof( cnContact ) );
+    cnFree( allocator, set->sources, (size_t)set->sourceCapacity * sizeof( int ) );
     cnFree( allocator, set->beginEvents, (size_t)set->beginCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->endEvents, (size_t)set->endCapacity * sizeof( cnContactEvent ) );
     cnFree( allocator, set->ownerTouches, (size_t)set->ownerTouchCapacity * sizeof( cnOwnerTouch ) );
@@ -393,14 +394,28 @@ static uint8_t cnCollideContact( const cnWorld* world, cnContact* contact )
                                           : cn_collideOk;
 }
 
+// The narrowphase's loop: the old contacts the merge kept are copied into the new list first (when
+// the list changed), by the worker that then collides them, so that each contact is written once a
+// step and by the thread that goes on to read it.
+typedef struct cnCollideLoop
+{
+    const cnWorld* world;
+    const cnContact* previous; // the last list, or NULL when the merge kept it as it was
+} cnCollideLoop;
+
 static void cnCollideTask( int start, int end, int worker, void* context )
 {
     (void)worker;
-    const cnWorld* world = context;
+    const cnCollideLoop* loop = context;
+    const cnWorld* world = loop->world;
     cnContactSet* set = (cnContactSet*)&world->contacts;
     for ( int i = start; i < end; ++i )
     {
         cnContact* contact = set->contacts + i;
+        if ( loop->previous != NULL && set->sources[i] >= 0 )
+        {
+            *contact = loop->previous[set->sources[i]];
+        }
         int rowA = world->slots[world->shapes[contact->shapeA].bodySlot].row;
         int rowB = world->slots[world->shapes[contact->shapeB].bodySlot].row;
         contact->collided =
@@ -468,6 +483,13 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         return cn_statusOutOfMemory;
     }
     set->spare = spare;
+    void* sources = set->sources;
+    if ( cnReserve( &world->allocator, &sources, &set->sourceCapacity, pairCount, 64, sizeof( int ) ) ==
+         false )
+    {
+        return cn_statusOutOfMemory;
+    }
+    set->sources = sources;
 
     // multisphere worlds: room to record every sub-sphere contact, old and new
     int touchCount = 0;
@@ -484,6 +506,7 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
 
     int next = 0;
     int old = 0;
+    bool unchanged = true; // every old contact kept, in place, and no new one
     for ( int p = 0; p < pairCount || old < set->count; )
     {
         const cnContact* existing = old < set->count ? set->contacts + old : NULL;
@@ -525,11 +548,15 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         cnContact* contact = set->spare + next;
         if ( order == 0 && cnContactIsCurrent( world, existing ) )
         {
-            *contact = *existing;
+            // copied by the narrowphase's worker (cnCollideTask)
+            set->sources[next] = old;
+            unchanged = unchanged && old == next;
             old += 1;
         }
         else
         {
+            set->sources[next] = -1;
+            unchanged = false;
             memset( contact, 0, sizeof( *contact ) );
             contact->shapeA = set->pairs[p].shapeA;
             contact->shapeB = set->pairs[p].shapeB;
@@ -541,13 +568,20 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         next += 1;
     }
 
-    cnContact* swap = set->contacts;
-    int swapCapacity = set->capacity;
-    set->contacts = set->spare;
-    set->capacity = set->spareCapacity;
-    set->count = next;
-    set->spare = swap;
-    set->spareCapacity = swapCapacity;
+    // the same pairs as before, in the same places: the list stays where it is
+    cnCollideLoop loop = { world, NULL };
+    unchanged = unchanged && next == set->count;
+    if ( unchanged == false )
+    {
+        cnContact* swap = set->contacts;
+        int swapCapacity = set->capacity;
+        set->contacts = set->spare;
+        set->capacity = set->spareCapacity;
+        set->count = next;
+        set->spare = swap;
+        set->spareCapacity = swapCapacity;
+        loop.previous = swap;
+    }
 
     // 4 narrowphase: refresh every manifold; impulses follow their points by feature id. The pair
     // functions run in parallel (each contact on its own); what they report and what follows from
@@ -555,7 +589,7 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
     int points = 0;
     int manifolds = 0;
     double deepest = 0.0;
-    cnParallelFor( &world->tasks, cnCollideTask, set->count, CN_COLLIDE_RANGE, world );
+    cnParallelFor( &world->tasks, cnCollideTask, set->count, CN_COLLIDE_RANGE, &loop );
     for ( int i = 0; i < set->count; ++i )
     {
         cnContact* contact = set->contacts + i;
@@ -625,8 +659,14 @@ cnStatus cnUpdateContacts( cnWorld* world, double timeStep )
         {
             cnPushEvent( world, &set->endEvents, &set->endCount, &set->endCapacity, event );
         }
-        contact->flags =
+        // written only when it changes: the contact's line stays in the cache of the worker that
+        // collided it
+        uint32_t flags =
             touching ? contact->flags | cn_contactTouching : contact->flags & ~(uint32_t)cn_contactTouching;
+        if ( flags != contact->flags )
+        {
+            contact->flags = flags;
+        }
         if ( touching && world->sleepIslandCount > 0 )
         {
             // a moving body touches a sleeping one: its island wakes and joins this substep's solve

@@ -78,6 +78,11 @@ typedef struct cnContactSet
     // the next list, built by the merge; swapped with `contacts`
     cnContact* spare;
     int spareCapacity;
+    // the merge's map from the next list to the last one: sources[i] is the old index of contact i,
+    // or -1 for a new pair (made by the merge itself). The narrowphase's workers copy the old
+    // contacts over (contact.c), each the contacts it then collides.
+    int* sources;
+    int sourceCapacity;
 
     cnPair* pairs; // (pairCapacity) filled by the broadphase
     int pairCapacity;

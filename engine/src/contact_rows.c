@@ -469,6 +469,9 @@ bool cnPrepareContacts( const cnWorld* world, cnContactRows* rows, double timeSt
                                .rowStart = rowStart,
                                .groupStart = groupStart };
     cnParallelFor( &world->tasks, cnContactRowsTask, solved, CN_CONTACT_RANGE, &layout );
+    rows->contactCount = solved;
+    rows->contactOrder = order;
+    rows->contactRowStart = rowStart;
     return dropped;
 }
 
@@ -555,43 +558,54 @@ void cnRaiseHitEvents( cnWorld* world, const cnContactRows* rows, const double* 
     }
 }
 
-void cnStoreImpulses( cnWorld* world, const cnContactRows* rows, const double* lambda )
+typedef struct cnImpulseStore
 {
-    cnContactSet* set = &world->contacts;
-    for ( int c = 0; c < set->count; ++c )
+    cnContact* contacts;
+    const cnContactRows* rows;
+    const double* lambda;
+} cnImpulseStore;
+
+// the impulses of the contacts [start, end) of the layout: each contact's own rows, in row order
+static void cnStoreImpulsesTask( int start, int end, int worker, void* context )
+{
+    (void)worker;
+    const cnImpulseStore* store = context;
+    const cnContactRows* rows = store->rows;
+    int rowCount = rows->problem.rowCount;
+    for ( int n = start; n < end; ++n )
     {
-        cnContact* contact = set->contacts + c;
-        // a contact with no solved body (sleeping) keeps its impulses for the warm start
-        int rowA = world->slots[world->shapes[contact->shapeA].bodySlot].row;
-        int rowB = world->slots[world->shapes[contact->shapeB].bodySlot].row;
-        if ( rows->solverIndex[rowA] < 0 && rows->solverIndex[rowB] < 0 )
-        {
-            continue;
-        }
+        cnContact* contact = store->contacts + rows->contactOrder[n];
         for ( int k = 0; k < CN_MAX_MANIFOLD_POINTS; ++k )
         {
             contact->normalImpulse[k] = 0.0;
             contact->tangentImpulse[k] = cn_vec3Zero;
         }
-    }
-    for ( int i = 0; i < rows->problem.rowCount; ++i )
-    {
-        if ( rows->slot[i] == CN_RECURSION_SLOT || rows->slot[i] == CN_JOINT_SLOT )
+        for ( int i = rows->contactRowStart[n];
+              i < rowCount && rows->contact[i] == rows->contactOrder[n] &&
+              rows->slot[i] != CN_RECURSION_SLOT && rows->slot[i] != CN_JOINT_SLOT;
+              ++i )
         {
-            continue;
-        }
-        cnContact* contact = set->contacts + rows->contact[i];
-        int k = rows->point[i];
-        if ( rows->slot[i] == 0 )
-        {
-            contact->normalImpulse[k] = lambda[i];
-        }
-        else
-        {
-            contact->tangentImpulse[k] =
-                cnMulAdd( contact->tangentImpulse[k], lambda[i], rows->direction[i] );
+            int k = rows->point[i];
+            if ( rows->slot[i] == 0 )
+            {
+                contact->normalImpulse[k] = store->lambda[i];
+            }
+            else
+            {
+                contact->tangentImpulse[k] =
+                    cnMulAdd( contact->tangentImpulse[k], store->lambda[i], rows->direction[i] );
+            }
         }
     }
+}
+
+// Every contact with rows takes its rows' impulses (the warm start of the next step). Contacts
+// without rows keep theirs: a sleeping pair's stay for its waking, and a manifold without points
+// has none that are read. On the workers, each contact by one of them.
+void cnStoreImpulses( cnWorld* world, const cnContactRows* rows, const double* lambda )
+{
+    cnImpulseStore store = { world->contacts.contacts, rows, lambda };
+    cnParallelFor( &world->tasks, cnStoreImpulsesTask, rows->contactCount, CN_CONTACT_RANGE, &store );
 }
 
 void cnApplyVelocities( cnWorld* world, const cnContactRows* rows, const double* delta,

@@ -41,6 +41,11 @@ typedef struct cnContactRows
     int* rowOf;
     double* wLinear;
     double* wAngular;
+    // the contacts with rows (cnPrepareContacts): contactOrder[n] is a contact of the cache and its
+    // rows start at contactRowStart[n], 3 (or 1 without friction) a manifold point
+    int contactCount;
+    const int* contactOrder;
+    const int* contactRowStart;
 } cnContactRows;
 
 // ---- prepare ----------------------------------------------------------------------------------------
