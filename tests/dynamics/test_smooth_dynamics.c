@@ -192,11 +192,14 @@ static void cntDeepestContact( cnWorldId world, char* text, size_t size )
 //   that keeps rocking passes through rest twice a period): the kinetic energy below 1e-5 of its
 //   peak during the drop (the pile keeps less than a hundred-thousandth of the energy it landed
 //   with), at most 1% of the bodies faster than 5 cm/s, and none faster than 20 cm/s; and the
-//   kinetic energy of the last 10 s no higher than that of the 10 s before (nothing pumps energy
-//   in). A body resting on two curved supports rocks about the line through them, and without
-//   rolling resistance (the engine has none) only the contacts' numerical damping stops it: in the
-//   ellipsoid pile one top ellipsoid rocks with its peak energy falling from 1.4 J at 20 s to 1.0 J
-//   at 90 s (measured), while the other 499 are still.
+//   kinetic energy's peak over the last 10 s at most twice its peak over the 10 s before (nothing
+//   pumps energy in). At rest the two peaks are the same jitter: six runs of the ellipsoid pile,
+//   one body nudged by k * 1e-9 m/s, end with ratios 0.946 to 1.019, two of them above 1, so the
+//   comparison without a factor passed or failed with the round-off. A body resting on two curved
+//   supports rocks about the line through them, and without rolling resistance (the engine has
+//   none) only the contacts' numerical damping stops it: in the ellipsoid pile one top ellipsoid
+//   rocks with its peak energy falling from 1.4 J at 20 s to 1.0 J at 90 s (measured), while the
+//   other 499 are still.
 static cntPileStats cntRunPile( const char* file, int steps, double thinHalf )
 {
     cnScene scene = cntLoad( file );
@@ -359,8 +362,8 @@ static cntPileStats cntRunPile( const char* file, int steps, double thinHalf )
         ck_assert_msg( stats.lastSecondSpeed <= CNT_SETTLED_FASTEST,
                        "a body moved at %g m/s in the last second of %g s", stats.lastSecondSpeed,
                        steps * dt );
-        ck_assert_msg( stats.lastTenEnergy <= stats.previousTenEnergy,
-                       "the kinetic energy rose from at most %g J to %g J over the last 20 s",
+        ck_assert_msg( stats.lastTenEnergy <= 2.0 * stats.previousTenEnergy,
+                       "the kinetic energy's peak more than doubled, from %g J to %g J, over the last 20 s",
                        stats.previousTenEnergy, stats.lastTenEnergy );
     }
     free( bodies );
