@@ -1126,6 +1126,24 @@ static double cnCurrentMerit( const cnSolverProblem* problem, const cnPrepared* 
     return cnModelMeritFromW( problem, prepared, cn_modelPyramid, lambda, w );
 }
 
+// One sweep and then the joints' exact block (block Gauss-Seidel): the solve's step, and its replay.
+static cnSweepResult cnSweepOnce( const cnSolverProblem* problem, const cnPrepared* prepared,
+                                  cnSweepKind kind, const cnSweepHooks* hooks, cnBilateral* bilateral,
+                                  double* lambda, double* velocity, double* previous )
+{
+    if ( previous != NULL )
+    {
+        cnCopyDoubles( previous, lambda, problem->rowCount );
+    }
+    cnSweepResult sweep = cnSweep( problem, prepared, kind, hooks, lambda, velocity, previous );
+    if ( bilateral->unitCount > 0 && sweep.finite )
+    {
+        sweep.updateEnergy += cnBilateralStep( bilateral, problem, lambda, velocity, NULL );
+        sweep.finite = isfinite( sweep.updateEnergy );
+    }
+    return sweep;
+}
+
 cnSweepHooks cnSweepHooksFromParams( const cnSolverParam* table, int paramCount, const double* params )
 {
     return ( cnSweepHooks ){
@@ -1172,10 +1190,13 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     double* initial = cnScratchDoubles( &scratch, n );
     double* w = cnScratchDoubles( &scratch, n );
     double* previous = kind == cn_sweepJacobi ? cnScratchDoubles( &scratch, n ) : NULL;
-    // the iterate the solve's smallest update ended on (the best candidate when the sweeps grow)
-    double* settled = divergenceFactor > 0.0 ? cnScratchDoubles( &scratch, n ) : NULL;
+    // the iterate the solve's smallest update ended on (the best candidate when the sweeps grow):
+    // kept as the solve goes only when a hook carries state from sweep to sweep (AMGS's memory);
+    // otherwise it is swept again from the start when it is needed (rarely), bit for bit the same
+    bool keepSettled = divergenceFactor > 0.0 && hooks.memory != NULL;
+    double* settled = keepSettled ? cnScratchDoubles( &scratch, n ) : NULL;
     if ( velocity == NULL || initial == NULL || w == NULL || ( kind == cn_sweepJacobi && previous == NULL ) ||
-         ( divergenceFactor > 0.0 && settled == NULL ) )
+         ( keepSettled && settled == NULL ) )
     {
         cnScratchRelease( &scratch );
         return;
@@ -1211,18 +1232,11 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     double measure = (double)NAN;
     cnSolveStatus status = cn_solveMaxIterations;
     int iteration = 0;
+    int smallestAt = 0; // the sweep the smallest update ended
     while ( iteration < budget->maxIterations )
     {
-        if ( previous != NULL )
-        {
-            cnCopyDoubles( previous, lambda, n );
-        }
-        cnSweepResult sweep = cnSweep( problem, prepared, kind, &hooks, lambda, velocity, previous );
-        if ( bilateral.unitCount > 0 && sweep.finite )
-        {
-            sweep.updateEnergy += cnBilateralStep( &bilateral, problem, lambda, velocity, NULL );
-            sweep.finite = isfinite( sweep.updateEnergy );
-        }
+        cnSweepResult sweep =
+            cnSweepOnce( problem, prepared, kind, &hooks, &bilateral, lambda, velocity, previous );
         if ( sweep.finite == false )
         {
             // overflow: back to where the solve started
@@ -1249,9 +1263,13 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
             status = cn_solveDiverged;
             break;
         }
-        if ( settled != NULL && update < smallest )
+        if ( update < smallest )
         {
-            cnCopyDoubles( settled, lambda, n );
+            smallestAt = iteration;
+            if ( settled != NULL )
+            {
+                cnCopyDoubles( settled, lambda, n );
+            }
         }
         smallest = fmin( smallest, update );
         lastUpdate = update;
@@ -1286,17 +1304,30 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
          measure > CN_DIVERGENCE_FLOOR && lastUpdate > divergenceFactor * smallest )
     {
         double* otherVelocity = cnScratchDoubles( &scratch, 6 * problem->bodyCount );
-        if ( otherVelocity != NULL )
+        double* other = settled == NULL ? cnScratchDoubles( &scratch, n ) : settled;
+        double* previousAgain = kind == cn_sweepJacobi ? previous : NULL;
+        if ( otherVelocity != NULL && other != NULL )
         {
             double end = cnCurrentMerit( problem, prepared, lambda, velocity, w );
-            cnComputeVelocity( problem, prepared, settled, otherVelocity );
-            double middle = cnCurrentMerit( problem, prepared, settled, otherVelocity, w );
+            if ( settled == NULL )
+            {
+                // the settled iterate again: the same sweeps from the same start (no hook keeps state)
+                cnCopyDoubles( other, initial, n );
+                cnComputeVelocity( problem, prepared, other, otherVelocity );
+                for ( int k = 0; k < smallestAt; ++k )
+                {
+                    cnSweepOnce( problem, prepared, kind, &hooks, &bilateral, other, otherVelocity,
+                                 previousAgain );
+                }
+            }
+            cnComputeVelocity( problem, prepared, other, otherVelocity );
+            double middle = cnCurrentMerit( problem, prepared, other, otherVelocity, w );
             cnComputeVelocity( problem, prepared, initial, otherVelocity );
             double begin = cnCurrentMerit( problem, prepared, initial, otherVelocity, w );
             if ( middle < end && middle < begin )
             {
                 // the sweeps grew past a better iterate than either end: that one is the answer
-                cnCopyDoubles( lambda, settled, n );
+                cnCopyDoubles( lambda, other, n );
                 cnComputeVelocity( problem, prepared, lambda, velocity );
                 stats->fallbacks += 1;
             }
