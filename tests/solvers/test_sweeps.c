@@ -1151,6 +1151,77 @@ START_TEST( cone_pgs_matches_siconos_fc3d_references )
 }
 END_TEST
 
+// A solve whose sweeps grow returns the best of its end, the iterate its smallest update ended on,
+// and its start. The problem is a real one: step 1892 of the knocked ring chain
+// (rings_hanging.json, ring1 spun, ring2 pushed, ring3 turned, as rings_knocked_settle), dumped by
+// `cairn run --dump-problem` with the torus query of 1095546 and the rule before e96e3b5, which
+// called it diverged (today's trajectory no longer meets it). Six contacts between the lowest rings,
+// two of them sliding, W symmetric positive semidefinite; from the file's warm start pgs's merit
+// falls for two sweeps and then rises past the start by sweep 10.
+START_TEST( growing_sweeps_return_their_settled_iterate )
+{
+    const cnSolverVTable* pgs = cnFindSolver( "pgs" );
+    ck_assert_ptr_nonnull( pgs );
+    cnFileProblem file;
+    char message[CN_PROBLEM_MESSAGE_CAPACITY];
+    ck_assert_msg( cnReadProblemFile( CN_TEST_DATA_DIR "/knocked_rings_step1892.dat", cn_problemAuto, NULL,
+                                      &file, message, sizeof( message ) ) == cn_statusOk,
+                   "%s", message );
+    ck_assert_ptr_nonnull( file.start );
+    cnSolverProblem* problem = &file.problem;
+    int n = problem->rowCount;
+    double params[CN_MAX_SOLVER_PARAMS];
+    for ( int k = 0; k < pgs->paramCount; ++k )
+    {
+        params[k] = pgs->params[k].defaultValue;
+    }
+    params[cn_sweepParamTolerance] = 0.0;
+    double* lambda = calloc( (size_t)n, sizeof( double ) );
+    double* chosen = calloc( (size_t)n, sizeof( double ) );
+    ck_assert( lambda != NULL && chosen != NULL );
+
+    // the start's merit, graded as the layer grades
+    cnSolverMerits startMerits;
+    ck_assert( cnComputeSolverMerits( problem, file.start, NULL, &startMerits ) );
+
+    // the end of 10 sweeps with the rule off: worse than the start (the growth is real)
+    params[cn_sweepParamIterations] = 10;
+    params[cn_sweepParamDivergenceFactor] = 0.0;
+    memcpy( lambda, file.start, (size_t)n * sizeof( double ) );
+    cnSolverStats end = cntSolveWithParams( pgs, problem, lambda, NULL, params, NULL, 0 );
+    ck_assert_int_eq( end.status, cn_solveMaxIterations );
+    ck_assert_msg( end.residual > startMerits.naturalMap, "end %g, start %g", end.residual,
+                   startMerits.naturalMap );
+
+    // with the rule on (the default): an earlier iterate, better than both, and said as a fallback
+    params[cn_sweepParamDivergenceFactor] = pgs->params[cn_sweepParamDivergenceFactor].defaultValue;
+    memcpy( chosen, file.start, (size_t)n * sizeof( double ) );
+    cnSolverStats best = cntSolveWithParams( pgs, problem, chosen, NULL, params, NULL, 0 );
+    printf(
+        "knocked rings, step 1892, pgs 10 sweeps: start %.6g, end %.6g, returned %.6g (%s, %d fallback)\n",
+        startMerits.naturalMap, end.residual, best.residual, cnSolveStatusName( best.status ),
+        best.fallbacks );
+    ck_assert_int_eq( best.status, cn_solveMaxIterations );
+    ck_assert_int_eq( best.fallbacks, 1 );
+    ck_assert( best.residual < startMerits.naturalMap && best.residual < end.residual );
+
+    // it is exactly the iterate of k < 10 sweeps, for one k: swept again, bit for bit
+    params[cn_sweepParamDivergenceFactor] = 0.0;
+    int matches = 0;
+    for ( int k = 1; k < 10; ++k )
+    {
+        params[cn_sweepParamIterations] = k;
+        memcpy( lambda, file.start, (size_t)n * sizeof( double ) );
+        cntSolveWithParams( pgs, problem, lambda, NULL, params, NULL, 0 );
+        matches += memcmp( lambda, chosen, (size_t)n * sizeof( double ) ) == 0;
+    }
+    ck_assert_int_eq( matches, 1 );
+    free( lambda );
+    free( chosen );
+    cnDestroyFileProblem( &file );
+}
+END_TEST
+
 Suite* cntSweepsSuite( void )
 {
     Suite* suite = suite_create( "sweeps" );
@@ -1164,6 +1235,7 @@ Suite* cntSweepsSuite( void )
     tcase_add_loop_test( tc, one_sweep_on_a_coupled_problem_reports_max_iterations, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, nan_input_reports_nonfinite_and_keeps_lambda_finite, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, non_symmetric_problem_diverges_and_puts_back_the_start, 0, CNT_SWEEP_SOLVERS );
+    tcase_add_test( tc, growing_sweeps_return_their_settled_iterate );
     tcase_add_loop_test( tc, zero_diagonal_is_unsupported_and_lambda_untouched, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, warm_start_from_the_solution_converges_at_once, 0, CNT_SWEEP_SOLVERS );
     tcase_add_loop_test( tc, degenerate_inputs, 0, CNT_SWEEP_SOLVERS );
