@@ -1305,7 +1305,6 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
     {
         double* otherVelocity = cnScratchDoubles( &scratch, 6 * problem->bodyCount );
         double* other = settled == NULL ? cnScratchDoubles( &scratch, n ) : settled;
-        double* previousAgain = kind == cn_sweepJacobi ? previous : NULL;
         if ( otherVelocity != NULL && other != NULL )
         {
             double end = cnCurrentMerit( problem, prepared, lambda, velocity, w );
@@ -1317,7 +1316,7 @@ void cnSweepSolve( const cnSolverParam* table, int paramCount, const double* par
                 for ( int k = 0; k < smallestAt; ++k )
                 {
                     cnSweepOnce( problem, prepared, kind, &hooks, &bilateral, other, otherVelocity,
-                                 previousAgain );
+                                 previous );
                 }
             }
             cnComputeVelocity( problem, prepared, other, otherVelocity );

@@ -3,12 +3,13 @@
 // loop's generation (20 bits) and its untaken ranges [front, back) (22 bits each). The calling
 // thread writes the loop's task and context, then publishes the word; it takes ranges from the
 // front and the workers from the back, each by a compare-and-swap on the word, so a thread can take
-// one only while that loop still has one untaken, and a loop whose ranges are not all finished is never
-// replaced. The caller takes ranges too and returns when every range has finished (a counter), without
-// waiting for workers that have not woken up: a busy machine never makes a loop wait for a thread it has not
-// scheduled. Inside a step (cnTaskSystem_SetHot) a worker spins between loops, since the stages of a step
-// follow one another within microseconds and waking a sleeping thread takes tens of them; outside
-// it spins a short while, then sleeps on a condition variable until the next loop.
+// one only while that loop still has one untaken, and a loop whose ranges are not all finished is
+// never replaced. The caller takes ranges too and returns when every range has finished (a
+// counter), without waiting for workers that have not woken up: a busy machine never makes a loop
+// wait for a thread it has not scheduled. Inside a step (cnTaskSystem_SetHot) a worker spins
+// between loops, since the stages of a step follow one another within microseconds and waking a
+// sleeping thread takes tens of them; outside it spins a short while, then sleeps on a condition
+// variable until the next loop.
 
 #include "task.h"
 
