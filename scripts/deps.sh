@@ -4,6 +4,8 @@
 #   bash scripts/deps.sh          the packages below
 #   bash scripts/deps.sh peers    and Bullet and ODE (libbullet-dev, libode-dev) for the peer drivers of
 #                                 tests/bench/peers and bench_peers.py (docs/benchmarks.md)
+#   bash scripts/deps.sh petsc    and PETSc with Open MPI (petsc-dev, openmpi-bin) for the tao solver
+#                                 (-DCN_WITH_PETSC=ON; docs/solvers.md, docs/scale-out.md)
 set -euo pipefail
 
 # libsuitesparse-dev: CHOLMOD and AMD, the sparse factorisation of pgs_sm and the Newton methods
@@ -17,8 +19,9 @@ packages="build-essential cmake pkg-config libccd-dev libcjson-dev check libhdf5
 for argument in "$@"; do
     case "$argument" in
         peers) packages="$packages libbullet-dev libode-dev" ;;
+        petsc) packages="$packages petsc-dev openmpi-bin" ;;
         *)
-            echo "usage: bash scripts/deps.sh [peers]" >&2
+            echo "usage: bash scripts/deps.sh [peers] [petsc]" >&2
             exit 2
             ;;
     esac

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Set up, build and run the whole test suite, twice: a Debug build under AddressSanitizer and
-# UndefinedBehaviorSanitizer, then an optimized build with asserts on. Warnings are errors.
+# UndefinedBehaviorSanitizer, then an optimized build with asserts on. Warnings are errors. Then
+# the threaded tests under ThreadSanitizer, the tao solver's tests in a build with PETSc (serially
+# and on 2 MPI ranks; `scripts/deps.sh petsc` installs petsc-dev), and the build without CHOLMOD.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,6 +25,13 @@ cmake -S . -B build/tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_TSAN=ON -DCN_WAR
 cmake --build build/tsan -j"$jobs" --target test_threads
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
     ctest --test-dir build/tsan -R '^test_threads$' --output-on-failure
+
+echo "== PETSc (-DCN_WITH_PETSC=ON): the tao solver, serially and on 2 MPI ranks (test_tao, test_tao_ranks)"
+bash scripts/deps.sh petsc
+cmake -S . -B build/petsc -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_WARNINGS_AS_ERRORS=ON -DCN_WITH_PETSC=ON \
+    -DCN_BUILD_VIEWER=OFF > /dev/null
+cmake --build build/petsc -j"$jobs" --target cairn_cli test_tao
+ctest --test-dir build/petsc -R '^test_tao' --output-on-failure
 
 echo "== without CHOLMOD (-DCN_WITH_CHOLMOD=OFF: the MIT-only build; pgs_sm factorises densely)"
 cmake -S . -B build/nocholmod -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCN_WARNINGS_AS_ERRORS=ON -DCN_WITH_CHOLMOD=OFF \

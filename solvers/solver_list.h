@@ -13,4 +13,7 @@ CN_SOLVER( cn_newtonMinmapSolver )
 CN_SOLVER( cn_newtonFbSolver )
 CN_SOLVER( cn_ipmSolver )
 CN_SOLVER( cn_amgsSolver )
+#ifdef CN_HAS_PETSC
+CN_SOLVER( cn_taoSolver )
+#endif
 // clang-format on

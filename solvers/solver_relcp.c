@@ -28,7 +28,9 @@ enum
 };
 
 // the solvers relcp may run inside (not itself; a later solver is added here)
-static const char* const cn_relcpInnerChoices[] = { "bbpgd", "pgs", "psor", "pgj", "lemke" };
+// (tao is in builds with PETSc only: elsewhere relcp says it is not registered)
+static const char* const cn_relcpInnerChoices[] = { "bbpgd",  "pgs",           "psor", "pgj", "lemke",
+                                                    "pgs_sm", "newton_minmap", "ipm",  "tao" };
 
 static const cnSolverParam cn_relcpParams[cn_relcpParamCount] = {
     { "iterations", "budget of the solver inside, per level, in its own unit", 10000.0, 1.0, 1000000.0,
@@ -39,7 +41,7 @@ static const cnSolverParam cn_relcpParams[cn_relcpParamCount] = {
       cn_paramNumber, NULL, 0 },
     { "warm_start", "1: the world starts from the contact cache's impulses", 1.0, 0.0, 1.0, cn_paramToggle,
       NULL, 0 },
-    { "inner", "the solver of each level", 0.0, 0.0, 4.0, cn_paramChoice, cn_relcpInnerChoices, 5 },
+    { "inner", "the solver of each level", 0.0, 0.0, 8.0, cn_paramChoice, cn_relcpInnerChoices, 9 },
     { "overlap_tolerance", "a pair overlapping by more than this at the trial pose gets a new row, m", 1e-5,
       1e-12, 1.0, cn_paramNumber, NULL, 0 },
     { "levels", "most recursion levels per solve (0: the single-constraint LCP)", 50.0, 0.0, 1000.0,
@@ -60,7 +62,9 @@ static void cnRelcpSolve( void* state, const double* params, const cnSolverBudge
     if ( inner == NULL || inner->solve == NULL || inner->create != NULL )
     {
         stats->status = cn_solveUnsupported;
-        stats->reason = "relcp: the inner solver is not registered, or keeps state between steps";
+        stats->reason =
+            "relcp: the inner solver is not in this build (tao needs -DCN_WITH_PETSC=ON), or keeps "
+            "state between steps";
         return;
     }
     const char* refusal = cnSolverRefusal( inner, problem );

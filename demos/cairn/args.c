@@ -2,6 +2,7 @@
 // Command-line helpers shared by the subcommands.
 #include "cli.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int MatchOption( int argc, char** argv, int* index, const char* name, const char** value )
@@ -34,4 +35,23 @@ const char* BaseName( const char* path )
 {
     const char* slash = strrchr( path, '/' );
     return slash != NULL ? slash + 1 : path;
+}
+
+int MpiRank( void )
+{
+    const char* names[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK" };
+    for ( int i = 0; i < 3; ++i )
+    {
+        const char* value = getenv( names[i] );
+        if ( value != NULL && value[0] != '\0' )
+        {
+            return atoi( value );
+        }
+    }
+    return 0;
+}
+
+bool SilenceOutput( void )
+{
+    return freopen( "/dev/null", "w", stdout ) != NULL && freopen( "/dev/null", "w", stderr ) != NULL;
 }

@@ -37,6 +37,13 @@ void PrintSolversUsage( FILE* stream );
 /// *value set (and *index advanced past a separate value), -1 when the value is missing.
 int MatchOption( int argc, char** argv, int* index, const char* name, const char** value );
 
+/// This process's rank when an MPI launcher started it (Open MPI's, MPICH's or PMIx's rank
+/// variable), else 0. From the environment: the tool itself does not link MPI.
+int MpiRank( void );
+
+/// stdout and stderr to /dev/null (what ranks above 0 do under mpirun); false when that fails.
+bool SilenceOutput( void );
+
 /// The file name part of a path.
 const char* BaseName( const char* path );
 

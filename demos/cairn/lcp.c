@@ -483,6 +483,17 @@ int LcpCommand( int argc, char** argv )
         return exitCode;
     }
 
+    // under mpirun (the tao solver shares the solve across the ranks): rank 0 alone prints and writes
+    if ( MpiRank() > 0 )
+    {
+        options.outPath = NULL;
+        if ( SilenceOutput() == false )
+        {
+            FreeLcpOptions( &options );
+            return exitFailure;
+        }
+    }
+
     const cnSolverVTable* solver =
         options.solverName != NULL ? cnFindSolver( options.solverName ) : cnGetSolverAt( 0 );
     if ( solver == NULL )

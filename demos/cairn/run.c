@@ -920,6 +920,22 @@ int RunCommand( int argc, char** argv )
         return exitCode;
     }
 
+    // Under mpirun every rank runs this same world (the tao solver shares its solves across them,
+    // docs/scale-out.md): rank 0 alone prints and writes; the others are silent and write nothing.
+    if ( MpiRank() > 0 )
+    {
+        options.reportPath = NULL;
+        options.tracePath = NULL;
+        options.dumpStep = 0;
+        options.dumpPath = NULL;
+        options.quiet = true;
+        if ( SilenceOutput() == false )
+        {
+            FreeOptions( &options );
+            return exitFailure;
+        }
+    }
+
     // large (the kept warning texts, the log kinds): on the heap
     RunResult* result = calloc( 1, sizeof( RunResult ) );
     RunLog* log = calloc( 1, sizeof( RunLog ) );
