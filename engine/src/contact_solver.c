@@ -147,7 +147,7 @@ static void cnReportRecursion( cnWorld* world, const cnSolverStats* stats )
         cnLogWorld(
             world, cn_logWarning, cn_statusNotConverged,
             "step %lld: after %d recursion levels a pair still overlaps by %.3g m (tolerance %.3g m; %d "
-            "rows had no room, %d levels failed)",
+            "rows had no room; %d fallbacks: failed levels taken back and the inner solver's own)",
             (long long)world->stepIndex + 1, stats->levels, stats->overlap, tolerance, stats->rowsRefused,
             stats->fallbacks );
     }
