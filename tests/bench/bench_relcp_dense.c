@@ -25,6 +25,8 @@
 //                         [--dt X] [--inner NAME] [--iterations N] [--name NAME] [--scene FILE]
 //                         [--out DIR] [--plots DIR]
 // cairn_bench_relcp_dense colony_scene [--steps N] [--minutes M] [--scene FILE] [--out DIR]
+// cairn_bench_relcp_dense colony_inners [--minutes M] [--inners NAME[:ITERATIONS],..] [--scene FILE]
+//                         [--out DIR] [--plots DIR]
 //
 // Times are process CPU time (CLOCK_PROCESS_CPUTIME_ID) around cnWorld_Step only; the machines
 // are shared, so wall time is not used. See tests/bench/README.md, "bench_relcp_dense". Exit
@@ -1668,6 +1670,197 @@ static int Colony( const ColonyOptions* o )
 }
 
 // ---------------------------------------------------------------------------------------------
+// colony_inners: which solver inside relcp scales on the colony? (docs/relcp.md, "The colony at
+// scale"). Each inner solver grows the colony for the same CPU budget; the table and the log-log
+// plot give CPU per step against the cell count, one generation per row.
+
+#define INNERS_MAX 12
+
+typedef struct InnersOptions
+{
+    double minutes; // CPU budget of each run
+    const char* inners[INNERS_MAX];
+    int iterations[INNERS_MAX]; // budget per level ("pgs:100"); 0: the scene's
+    int innerCount;
+    const char* scene;
+    const char* outDir;
+    const char* plotDir;
+} InnersOptions;
+
+// per generation of a run: its cell count, mean and worst CPU ms per step, overlap_left steps and
+// deepest true overlap
+typedef struct Generation
+{
+    double cells, meanMs, maxMs, trueOverlap, levels;
+    int steps, left;
+} Generation;
+
+static int Generations( const StepLog* l, Generation* out, int capacity )
+{
+    int count = 0;
+    for ( int from = 0; from < l->count && count < capacity; )
+    {
+        int to = from;
+        while ( to < l->count && l->cells[to] == l->cells[from] )
+        {
+            to += 1;
+        }
+        Generation g = { .cells = l->cells[from], .steps = to - from };
+        for ( int i = from; i < to; ++i )
+        {
+            g.meanMs += l->cpuMs[i] / g.steps;
+            g.levels += l->levels[i] / g.steps;
+            g.maxMs = fmax( g.maxMs, l->cpuMs[i] );
+            g.trueOverlap = fmax( g.trueOverlap, l->trueOverlap[i] );
+            g.left += ( (unsigned)l->flags[i] >> OVERLAP_LEFT_BIT ) & 1u;
+        }
+        out[count++] = g;
+        from = to;
+    }
+    return count;
+}
+
+static int ColonyInners( const InnersOptions* o )
+{
+    double cpuStart = CpuSeconds();
+    CapsuleCheck check = { 0 };
+    ColonyRun* runs = Calloc( (size_t)o->innerCount, sizeof( ColonyRun ) );
+    Generation( *gens )[64] = Calloc( (size_t)o->innerCount, sizeof( *gens ) );
+    int* genCount = Calloc( (size_t)o->innerCount, sizeof( int ) );
+    int longest = 0;
+    for ( int r = 0; r < o->innerCount; ++r )
+    {
+        char innerText[64], iterationsText[64];
+        const char* overrides[2];
+        int n = 0;
+        snprintf( innerText, sizeof( innerText ), "world.solver.params.inner=%s", o->inners[r] );
+        overrides[n++] = innerText;
+        if ( o->iterations[r] > 0 )
+        {
+            snprintf( iterationsText, sizeof( iterationsText ), "world.solver.iterations=%d",
+                      o->iterations[r] );
+            overrides[n++] = iterationsText;
+            snprintf( runs[r].label, sizeof( runs[r].label ), "%s, %d a level", o->inners[r],
+                      o->iterations[r] );
+        }
+        else
+        {
+            snprintf( runs[r].label, sizeof( runs[r].label ), "%s", o->inners[r] );
+        }
+        fprintf( stderr, "colony_inners: relcp around %s for %.1f CPU minutes\n", runs[r].label, o->minutes );
+        if ( GrowColony( o->scene, overrides, n, 60.0 * o->minutes, 1 << 30, true, &runs[r], &check ) ==
+             false )
+        {
+            return 1;
+        }
+        genCount[r] = Generations( &runs[r].steps, gens[r], 64 );
+        longest = genCount[r] > longest ? genCount[r] : longest;
+    }
+
+    Report md = { 0 };
+    OpenReport( &md, o->outDir, "colony_inners" );
+    Say( &md, "# The colony at scale: the solver inside relcp\n\n" );
+    Say( &md,
+         "Scene %s (dt %g s, overlap tolerance %g m), grown from one cell by relcp around each solver for "
+         "%.1f CPU minutes each (process CPU time of cnWorld_Step, the colony's growth included), one run "
+         "after another on this machine. Each row is one generation (a cell count); a cell is CPU ms per "
+         "step, the mean over the generation's steps, with the steps that ended `overlap_left` (a pair "
+         "still overlapping past the tolerance after the levels ran out) in brackets where there were "
+         "any. The deepest true overlap is the bench's own capsule-capsule check after every step.\n\n",
+         BaseName( o->scene ), runs[0].dt, DENSE_OVERLAP_TOLERANCE, o->minutes );
+    Say( &md, "| cells |" );
+    for ( int r = 0; r < o->innerCount; ++r )
+    {
+        Say( &md, " %s |", runs[r].label );
+    }
+    Say( &md, "\n|---:|" );
+    for ( int r = 0; r < o->innerCount; ++r )
+    {
+        Say( &md, "---:|" );
+    }
+    Say( &md, "\n" );
+    for ( int k = 0; k < longest; ++k )
+    {
+        double cells = 0.0;
+        for ( int r = 0; r < o->innerCount; ++r )
+        {
+            cells = k < genCount[r] ? gens[r][k].cells : cells;
+        }
+        Say( &md, "| %.0f |", cells );
+        for ( int r = 0; r < o->innerCount; ++r )
+        {
+            if ( k >= genCount[r] )
+            {
+                Say( &md, " - |" );
+                continue;
+            }
+            const Generation* g = &gens[r][k];
+            Say( &md, " %.3g%s", g->meanMs, g->steps < 60 ? "*" : "" );
+            if ( g->left > 0 )
+            {
+                Say( &md, " (%d)", g->left );
+            }
+            Say( &md, " |" );
+        }
+        Say( &md, "\n" );
+    }
+    Say( &md, "\n\\* a generation the budget ended in (fewer steps, its first ones).\n\n" );
+    Say( &md, "| solver inside | steps | cells reached | recursion levels/step at the last full generation | "
+              "deepest true overlap (m) | steps ending overlap_left | CPU s "
+              "|\n|---|---:|---:|---:|---:|---:|---:|\n" );
+    for ( int r = 0; r < o->innerCount; ++r )
+    {
+        const StepLog* l = &runs[r].steps;
+        double deepest = MaxFinite( l->trueOverlap, 0, l->count );
+        int left = 0;
+        for ( int i = 0; i < l->count; ++i )
+        {
+            left += ( (unsigned)l->flags[i] >> OVERLAP_LEFT_BIT ) & 1u;
+        }
+        int last = genCount[r] - 1;
+        while ( last > 0 && gens[r][last].steps < 60 )
+        {
+            last -= 1;
+        }
+        Say( &md, "| %s | %d | %d | %.2f | %.2e | %d | %.1f |\n", runs[r].label, l->count, runs[r].finalCells,
+             last >= 0 ? gens[r][last].levels : 0.0, deepest, left, l->cpuTotal );
+    }
+    Say( &md, "\nBenchmark CPU time in all (process): %.1f s.\n", CpuSeconds() - cpuStart );
+    CloseReport( &md );
+
+    // CPU per step against cells, log-log (log2 of the cells on x)
+    cnPlot* panels[1];
+    panels[0] = cnPlot_Create( "colony: CPU per step against the cell count, by the solver inside relcp",
+                               "log2(cells)", "CPU ms per step (mean over the generation)", true );
+    for ( int r = 0; r < o->innerCount; ++r )
+    {
+        double x[64], y[64];
+        int n = 0;
+        for ( int k = 0; k < genCount[r]; ++k )
+        {
+            if ( gens[r][k].cells >= 2.0 && gens[r][k].steps >= 60 )
+            {
+                x[n] = log2( gens[r][k].cells );
+                y[n] = gens[r][k].meanMs;
+                n += 1;
+            }
+        }
+        cnPlot_AddSeries( panels[0], runs[r].label, x, y, n );
+    }
+    WritePanels( panels, 1, o->plotDir, "colony_inners" );
+    for ( int r = 0; r < o->innerCount; ++r )
+    {
+        LogFree( &runs[r].steps );
+    }
+    free( runs );
+    free( gens );
+    free( genCount );
+    free( check.ids );
+    free( check.capsules );
+    return BenchFailures() > 0 ? 1 : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
 // colony_scene: should the shipped colony.json use relcp?
 
 typedef struct SceneOptions
@@ -1779,7 +1972,10 @@ static void Usage( void )
         "                               [--dt X] [--inner NAME] [--iterations N] [--name NAME] [--scene "
         "FILE]\n"
         "                               [--out DIR] [--plots DIR]\n"
-        "       cairn_bench_relcp_dense colony_scene [--steps N] [--minutes M] [--scene FILE] [--out DIR]\n",
+        "       cairn_bench_relcp_dense colony_scene [--steps N] [--minutes M] [--scene FILE] [--out DIR]\n"
+        "       cairn_bench_relcp_dense colony_inners [--minutes M] [--inners NAME[:ITERATIONS],..] [--scene "
+        "FILE]\n"
+        "                               [--out DIR] [--plots DIR]\n",
         stderr );
 }
 
@@ -1797,6 +1993,7 @@ int main( int argc, char** argv )
     const char* plotDir = CN_SOURCE_DIR "/docs/images";
     const char* scene = NULL;
     const char* inner = NULL;
+    const char* inners = NULL;
     const char* name = NULL;
     int iterations = 0;
     int steps = 0;
@@ -1907,6 +2104,10 @@ int main( int argc, char** argv )
         {
             ok = ParseCount( value, &iterations ) && iterations > 0;
         }
+        else if ( strcmp( arg, "--inners" ) == 0 )
+        {
+            inners = value;
+        }
         else if ( strcmp( arg, "--inner" ) == 0 || strcmp( arg, "--name" ) == 0 )
         {
             ok = value != NULL && value[0] != '\0';
@@ -1953,6 +2154,35 @@ int main( int argc, char** argv )
         col.outDir = outDir;
         col.plotDir = plotDir;
         return Colony( &col );
+    }
+    if ( strcmp( command, "colony_inners" ) == 0 )
+    {
+        InnersOptions io = { .minutes = minutes > 0.0 ? minutes : 4.0,
+                             .scene = scene != NULL ? scene : CN_ASSETS_DIR "/scenes/relcp_colony.json",
+                             .outDir = outDir,
+                             .plotDir = plotDir };
+        // the list: names with an optional budget per level
+        static char list[512];
+        snprintf( list, sizeof( list ), "%s", inners != NULL ? inners : "ipm,bbpgd,pgs:100,pgs_sm,tao" );
+        for ( char* item = strtok( list, "," ); item != NULL && io.innerCount < INNERS_MAX;
+              item = strtok( NULL, "," ) )
+        {
+            char* colon = strchr( item, ':' );
+            io.iterations[io.innerCount] = colon != NULL ? atoi( colon + 1 ) : 0;
+            if ( colon != NULL )
+            {
+                *colon = '\0';
+            }
+            if ( cnFindSolver( item ) == NULL )
+            {
+                fprintf( stderr,
+                         "colony_inners: %s is not in this build (tao needs -DCN_WITH_PETSC=ON): left out\n",
+                         item );
+                continue;
+            }
+            io.inners[io.innerCount++] = item;
+        }
+        return ColonyInners( &io );
     }
     if ( strcmp( command, "colony_scene" ) == 0 )
     {
