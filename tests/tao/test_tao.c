@@ -65,6 +65,17 @@ static void cntVelocities( const cnSolverProblem* problem, const double* x, doub
     }
 }
 
+// A_ii of an explicit problem
+static double cntDiagonal( const cnSolverProblem* problem, int i )
+{
+    double d = 0.0;
+    for ( int k = problem->matrix->rowStart[i]; k < problem->matrix->rowStart[i + 1]; ++k )
+    {
+        d = problem->matrix->column[k] == i ? problem->matrix->value[k] : d;
+    }
+    return d;
+}
+
 START_TEST( tao_matches_pgs_sm_on_colony_dumps )
 {
     const char* files[2] = { "colony64.dat", "colony128.dat" };
@@ -103,11 +114,7 @@ START_TEST( tao_matches_pgs_sm_on_colony_dumps )
         double scale = 0.0, freeScale = 0.0;
         for ( int i = 0; i < n; ++i )
         {
-            double d = 0.0;
-            for ( int k = problem->matrix->rowStart[i]; k < problem->matrix->rowStart[i + 1]; ++k )
-            {
-                d = problem->matrix->column[k] == i ? problem->matrix->value[k] : d;
-            }
+            double d = cntDiagonal( problem, i );
             ck_assert( d > 0.0 );
             scale += d * reference[i] * reference[i];
             freeScale += problem->b[i] * problem->b[i] / d;
@@ -126,12 +133,7 @@ START_TEST( tao_matches_pgs_sm_on_colony_dumps )
             for ( int i = 0; i < n; ++i )
             {
                 objective += 0.5 * lambda[i] * ( w[i] + problem->b[i] );
-                double d = 0.0;
-                for ( int k = problem->matrix->rowStart[i]; k < problem->matrix->rowStart[i + 1]; ++k )
-                {
-                    d = problem->matrix->column[k] == i ? problem->matrix->value[k] : d;
-                }
-                difference += ( w[i] - wReference[i] ) * ( w[i] - wReference[i] ) / d;
+                difference += ( w[i] - wReference[i] ) * ( w[i] - wReference[i] ) / cntDiagonal( problem, i );
             }
             difference = sqrt( difference ) / scale;
             double objectiveGap = fabs( objective - objectiveReference ) / ( scale * scale );
