@@ -576,12 +576,16 @@ static void cnTaoSolve( void* state, const double* params, const cnSolverBudget*
     {
         cnCopyDoubles( solution->lambda, guess, n );
         stats->fallbacks += 1;
-        if ( stats->status == cn_solveConverged )
+        stats->reason = "tao: TAO ended worse than its start; the start is returned";
+        merit = startMerit;
+        if ( startMerit <= budget->tolerance )
+        {
+            stats->status = cn_solveConverged; // the start itself meets the tolerance
+        }
+        else if ( stats->status == cn_solveConverged )
         {
             stats->status = cn_solveStalled;
         }
-        stats->reason = "tao: TAO ended worse than its start; the start is returned";
-        merit = startMerit;
     }
     stats->ownMeasure = run.merit;
     if ( stats->status == cn_solveConverged && !( merit <= budget->tolerance * 10.0 ) )
