@@ -348,9 +348,33 @@ static cnSolveStatus cnTaoStatus( TaoConvergedReason reason, const cnTaoRun* run
     return cn_solveStalled;
 }
 
+// The PETSc objects of one solve: made by cnTaoRunSolve, destroyed by cnTaoDestroy whether or not
+// the solve got through (PETSc's destroy functions take NULL)
+typedef struct cnTaoObjects
+{
+    Mat matrix;
+    Vec x, b, w, lower, upper, all;
+    VecScatter gather;
+    Tao tao;
+} cnTaoObjects;
+
+static void cnTaoDestroy( cnTaoObjects* o )
+{
+    (void)VecScatterDestroy( &o->gather );
+    (void)VecDestroy( &o->all );
+    (void)TaoDestroy( &o->tao );
+    (void)VecDestroy( &o->upper );
+    (void)VecDestroy( &o->lower );
+    (void)VecDestroy( &o->w );
+    (void)VecDestroy( &o->b );
+    (void)VecDestroy( &o->x );
+    (void)MatDestroy( &o->matrix );
+}
+
 // The solve with PETSc started; PETSc's errors come back as its error codes
-static PetscErrorCode cnTaoRunSolve( cnTaoRun* run, const cnSparseMatrix* csr, const double* params,
-                                     double* lambda, TaoConvergedReason* reason, PetscInt* iterations )
+static PetscErrorCode cnTaoRunSolve( cnTaoRun* run, cnTaoObjects* o, const cnSparseMatrix* csr,
+                                     const double* params, double* lambda, TaoConvergedReason* reason,
+                                     PetscInt* iterations )
 {
     const cnSolverProblem* problem = run->problem;
     PetscInt n = problem->rowCount;
@@ -362,24 +386,20 @@ static PetscErrorCode cnTaoRunSolve( cnTaoRun* run, const cnSparseMatrix* csr, c
     run->low = rank * share + ( rank < extra ? rank : extra );
     run->high = run->low + share + ( rank < extra ? 1 : 0 );
 
-    Mat matrix = NULL;
-    Vec x = NULL, b = NULL, w = NULL, lower = NULL, upper = NULL, all = NULL;
-    VecScatter gather = NULL;
-    Tao tao = NULL;
-    PetscCall( cnTaoAssemble( csr, run->low, run->high, &matrix ) );
-    run->matrix = matrix;
-    PetscCall( MatCreateVecs( matrix, &x, &b ) );
-    PetscCall( VecDuplicate( x, &w ) );
-    PetscCall( VecDuplicate( x, &lower ) );
-    PetscCall( VecDuplicate( x, &upper ) );
-    run->b = b;
-    run->w = w;
+    PetscCall( cnTaoAssemble( csr, run->low, run->high, &o->matrix ) );
+    run->matrix = o->matrix;
+    PetscCall( MatCreateVecs( o->matrix, &o->x, &o->b ) );
+    PetscCall( VecDuplicate( o->x, &o->w ) );
+    PetscCall( VecDuplicate( o->x, &o->lower ) );
+    PetscCall( VecDuplicate( o->x, &o->upper ) );
+    run->b = o->b;
+    run->w = o->w;
     {
         PetscScalar *xs, *bs, *ls, *us;
-        PetscCall( VecGetArray( x, &xs ) );
-        PetscCall( VecGetArray( b, &bs ) );
-        PetscCall( VecGetArray( lower, &ls ) );
-        PetscCall( VecGetArray( upper, &us ) );
+        PetscCall( VecGetArray( o->x, &xs ) );
+        PetscCall( VecGetArray( o->b, &bs ) );
+        PetscCall( VecGetArray( o->lower, &ls ) );
+        PetscCall( VecGetArray( o->upper, &us ) );
         for ( PetscInt i = run->low; i < run->high; ++i )
         {
             double lo = 0.0, hi = PETSC_INFINITY;
@@ -395,27 +415,27 @@ static PetscErrorCode cnTaoRunSolve( cnTaoRun* run, const cnSparseMatrix* csr, c
             // the start: the guess inside the bounds
             xs[k] = lambda[i] < lo ? lo : ( lambda[i] > hi ? hi : lambda[i] );
         }
-        PetscCall( VecRestoreArray( upper, &us ) );
-        PetscCall( VecRestoreArray( lower, &ls ) );
-        PetscCall( VecRestoreArray( b, &bs ) );
-        PetscCall( VecRestoreArray( x, &xs ) );
+        PetscCall( VecRestoreArray( o->upper, &us ) );
+        PetscCall( VecRestoreArray( o->lower, &ls ) );
+        PetscCall( VecRestoreArray( o->b, &bs ) );
+        PetscCall( VecRestoreArray( o->x, &xs ) );
     }
 
     int method = (int)cnSolverParamValue( cn_taoParams, cn_taoParamCount, params, cn_taoMethod );
     int pcChoice = (int)cnSolverParamValue( cn_taoParams, cn_taoParamCount, params, cn_taoPreconditioner );
-    PetscCall( TaoCreate( PETSC_COMM_WORLD, &tao ) );
-    PetscCall( TaoSetType( tao, cn_taoMethodChoices[method] ) );
-    PetscCall( TaoSetSolution( tao, x ) );
-    PetscCall( TaoSetVariableBounds( tao, lower, upper ) );
-    PetscCall( TaoSetObjectiveAndGradient( tao, NULL, cnTaoObjective, run ) );
-    PetscCall( TaoSetHessian( tao, matrix, matrix, cnTaoHessian, run ) );
-    PetscCall( TaoSetMaximumIterations( tao, run->maxIterations ) );
-    PetscCall( TaoSetMaximumFunctionEvaluations( tao, PETSC_MAX_INT ) );
+    PetscCall( TaoCreate( PETSC_COMM_WORLD, &o->tao ) );
+    PetscCall( TaoSetType( o->tao, cn_taoMethodChoices[method] ) );
+    PetscCall( TaoSetSolution( o->tao, o->x ) );
+    PetscCall( TaoSetVariableBounds( o->tao, o->lower, o->upper ) );
+    PetscCall( TaoSetObjectiveAndGradient( o->tao, NULL, cnTaoObjective, run ) );
+    PetscCall( TaoSetHessian( o->tao, o->matrix, o->matrix, cnTaoHessian, run ) );
+    PetscCall( TaoSetMaximumIterations( o->tao, run->maxIterations ) );
+    PetscCall( TaoSetMaximumFunctionEvaluations( o->tao, PETSC_MAX_INT ) );
     // TAO's own tests off (the merit decides): only its failures end the solve early
-    PetscCall( TaoSetTolerances( tao, 0.0, 0.0, 0.0 ) );
-    PetscCall( TaoSetConvergenceTest( tao, cnTaoConverged, run ) );
+    PetscCall( TaoSetTolerances( o->tao, 0.0, 0.0, 0.0 ) );
+    PetscCall( TaoSetConvergenceTest( o->tao, cnTaoConverged, run ) );
     KSP ksp = NULL;
-    PetscCall( TaoGetKSP( tao, &ksp ) );
+    PetscCall( TaoGetKSP( o->tao, &ksp ) );
     if ( ksp != NULL )
     {
         PC pc = NULL;
@@ -441,34 +461,25 @@ static PetscErrorCode cnTaoRunSolve( cnTaoRun* run, const cnSparseMatrix* csr, c
         PetscCall( PCSetType( pc, pcType ) );
     }
     // PETSC_OPTIONS and the options database may still change any of it (-tao_type, -tao_bnk_pc_type, ...)
-    PetscCall( TaoSetFromOptions( tao ) );
-    PetscCall( TaoSolve( tao ) );
-    PetscCall( TaoGetConvergedReason( tao, reason ) );
-    PetscCall( TaoGetIterationNumber( tao, iterations ) );
+    PetscCall( TaoSetFromOptions( o->tao ) );
+    PetscCall( TaoSolve( o->tao ) );
+    PetscCall( TaoGetConvergedReason( o->tao, reason ) );
+    PetscCall( TaoGetIterationNumber( o->tao, iterations ) );
 
     // the answer on every rank
     Vec solved = NULL;
-    PetscCall( TaoGetSolution( tao, &solved ) );
-    PetscCall( VecScatterCreateToAll( solved, &gather, &all ) );
-    PetscCall( VecScatterBegin( gather, solved, all, INSERT_VALUES, SCATTER_FORWARD ) );
-    PetscCall( VecScatterEnd( gather, solved, all, INSERT_VALUES, SCATTER_FORWARD ) );
+    PetscCall( TaoGetSolution( o->tao, &solved ) );
+    PetscCall( VecScatterCreateToAll( solved, &o->gather, &o->all ) );
+    PetscCall( VecScatterBegin( o->gather, solved, o->all, INSERT_VALUES, SCATTER_FORWARD ) );
+    PetscCall( VecScatterEnd( o->gather, solved, o->all, INSERT_VALUES, SCATTER_FORWARD ) );
     const PetscScalar* as = NULL;
-    PetscCall( VecGetArrayRead( all, &as ) );
+    PetscCall( VecGetArrayRead( o->all, &as ) );
     for ( PetscInt i = 0; i < n; ++i )
     {
         lambda[i] = as[i];
     }
-    PetscCall( VecRestoreArrayRead( all, &as ) );
+    PetscCall( VecRestoreArrayRead( o->all, &as ) );
 
-    PetscCall( VecScatterDestroy( &gather ) );
-    PetscCall( VecDestroy( &all ) );
-    PetscCall( TaoDestroy( &tao ) );
-    PetscCall( VecDestroy( &upper ) );
-    PetscCall( VecDestroy( &lower ) );
-    PetscCall( VecDestroy( &w ) );
-    PetscCall( VecDestroy( &b ) );
-    PetscCall( VecDestroy( &x ) );
-    PetscCall( MatDestroy( &matrix ) );
     return PETSC_SUCCESS;
 }
 
@@ -552,7 +563,10 @@ static void cnTaoSolve( void* state, const double* params, const cnSolverBudget*
     };
     TaoConvergedReason reason = TAO_CONTINUE_ITERATING;
     PetscInt iterations = 0;
-    PetscErrorCode error = cnTaoRunSolve( &run, &csr, params, solution->lambda, &reason, &iterations );
+    cnTaoObjects objects = { 0 };
+    PetscErrorCode error =
+        cnTaoRunSolve( &run, &objects, &csr, params, solution->lambda, &reason, &iterations );
+    cnTaoDestroy( &objects );
     pthread_mutex_unlock( &cn_taoMutex );
 
     if ( error != PETSC_SUCCESS )
