@@ -9,9 +9,8 @@
 // - Bounded rows with a closed form, a non-symmetric matrix refused, friction refused by the layer.
 // - relcp with tao inside grows the colony to 32 cells with no step leaving an overlap.
 
-#include "arena.h"
 #include "solver_kit.h"
-#include "solver_layer.h"
+#include "solvers_suites.h"
 #include "systems.h"
 #include "test_support.h"
 
@@ -27,8 +26,8 @@
 #include <string.h>
 
 // one solve through the layer, from lambda, with the solver's defaults and the given changes
-static cnSolverStats cntSolve( const char* name, cnSolverProblem* problem, double* lambda, const char* param,
-                               double value, double tolerance, int iterations )
+static cnSolverStats cntSolveTao( const char* name, cnSolverProblem* problem, double* lambda,
+                                  const char* param, double value, double tolerance, int iterations )
 {
     const cnSolverVTable* solver = cnFindSolver( name );
     ck_assert_msg( solver != NULL, "solver %s is not registered", name );
@@ -45,14 +44,7 @@ static cnSolverStats cntSolve( const char* name, cnSolverProblem* problem, doubl
         ck_assert_int_ge( index, 0 );
         params[index] = value;
     }
-    cnArena arena;
-    cnCreateArena( &arena, NULL, 1024 );
-    cnSolverSolution solution = { .lambda = lambda };
-    cnSolverStats stats;
-    cnSolverBudget budget = cnBudgetFromParams( solver, params );
-    cnLayerSolve( solver, NULL, params, &budget, problem, &solution, &arena, NULL, &stats );
-    cnDestroyArena( &arena );
-    return stats;
+    return cntSolveWithParams( solver, problem, lambda, NULL, params, NULL, 0 );
 }
 
 // w = A x + b of an explicit problem
@@ -100,7 +92,7 @@ START_TEST( tao_matches_pgs_sm_on_colony_dumps )
         double* w = calloc( (size_t)n, sizeof( double ) );
         ck_assert( reference != NULL && lambda != NULL && wReference != NULL && w != NULL );
 
-        cnSolverStats sm = cntSolve( "pgs_sm", problem, reference, NULL, 0.0, 1e-14, 20000 );
+        cnSolverStats sm = cntSolveTao( "pgs_sm", problem, reference, NULL, 0.0, 1e-14, 20000 );
         ck_assert_msg( sm.status == cn_solveConverged, "%s: pgs_sm %s at %g", files[f],
                        cnSolveStatusName( sm.status ), sm.residual );
         cntVelocities( problem, reference, wReference );
@@ -124,7 +116,8 @@ START_TEST( tao_matches_pgs_sm_on_colony_dumps )
         for ( int m = 0; m < 2; ++m )
         {
             memset( lambda, 0, (size_t)n * sizeof( double ) );
-            cnSolverStats tao = cntSolve( "tao", problem, lambda, "method", methodChoice[m], 1e-10, 50000 );
+            cnSolverStats tao =
+                cntSolveTao( "tao", problem, lambda, "method", methodChoice[m], 1e-10, 50000 );
             ck_assert_msg( tao.status == cn_solveConverged, "%s: tao %s %s at %g (%s)", files[f], methods[m],
                            cnSolveStatusName( tao.status ), tao.residual, tao.reason ? tao.reason : "" );
             ck_assert( tao.residual <= 1e-10 );
@@ -213,7 +206,7 @@ START_TEST( tao_keeps_bounds_with_a_closed_form )
     cntSmall s;
     cntMakeSmall( &s, 0.0, 0.0 );
     double x[4] = { 0.0, 0.0, 0.0, 0.0 };
-    cnSolverStats stats = cntSolve( "tao", &s.problem, x, NULL, 0.0, 1e-12, 1000 );
+    cnSolverStats stats = cntSolveTao( "tao", &s.problem, x, NULL, 0.0, 1e-12, 1000 );
     ck_assert_msg( stats.status == cn_solveConverged, "%s", cnSolveStatusName( stats.status ) );
     double expected[4] = { -1.0, 2.0, 0.0, 1.0 };
     for ( int i = 0; i < 4; ++i )
@@ -230,7 +223,7 @@ START_TEST( tao_refuses_what_is_not_a_quadratic_program )
     cntSmall s;
     cntMakeSmall( &s, 0.5, -0.5 );
     double x[4] = { 0.25, 0.5, 0.75, 1.0 };
-    cnSolverStats stats = cntSolve( "tao", &s.problem, x, NULL, 0.0, 1e-10, 100 );
+    cnSolverStats stats = cntSolveTao( "tao", &s.problem, x, NULL, 0.0, 1e-10, 100 );
     ck_assert_int_eq( stats.status, cn_solveUnsupported );
     ck_assert_msg( stats.reason != NULL && strstr( stats.reason, "not symmetric" ) != NULL, "%s",
                    stats.reason ? stats.reason : "(no reason)" );
