@@ -31,6 +31,10 @@
 //     ybar - s d inside every cone: ybar -= s d, s = 0, feasible from here (the switch)
 //     alpha = beta(f_cen) x^T ybar / (2 blocks)      (three levels of beta: cautious or aggressive)
 //
+// With no cone (R+ blocks and free rows only) Mehrotra's predictor-corrector replaces these steps
+// (predictor_corrector, on by default; cnIpmPredictorCorrectorStep): about a third of the Newton steps
+// on a colony's problems.
+//
 // The linear system is solved directly (factor.h: dense LDL^T or CHOLMOD) or inexactly by BiCGstab
 // or CG with an IC(0), Jacobi or no preconditioner, to a relative residual min(0.01, forcing x the
 // current merit) within krylov_iterations (the paper: 500).
@@ -77,6 +81,7 @@ enum
     cn_ipmDeSaxcePasses,
     cn_ipmFactorization,
     cn_ipmStartImpulse,
+    cn_ipmPredictorCorrector,
     cn_ipmParamCount,
 };
 
@@ -145,6 +150,11 @@ static const cnSolverParam cn_ipmParams[cn_ipmParamCount] = {
       "the cold start's normal impulse (N s): 0 scales it from each contact's |b| / A_nn; the paper "
       "starts every x at (0.1, 0, 0)",
       0.0, 0.0, 1e12, cn_paramNumber, NULL, 0 },
+    { "predictor_corrector",
+      "1: a problem with no cone (frictionless contacts and free joint rows only) is solved by "
+      "Mehrotra's predictor-corrector (two solves per factorisation, no strategy); 0: by the paper's "
+      "path following, as a cone problem",
+      1.0, 0.0, 1.0, cn_paramToggle, NULL, 0 },
 };
 
 // the paper's thresholds of the centrality measure between the three levels of beta
@@ -226,6 +236,11 @@ typedef struct cnIpm
     double* dy;
     double* product;
     double* jacobi;
+    // the predictor-corrector's (local, m): F(x) - ybar (F on free rows); the predictor's steps
+    double* residual;
+    double* dxAffine;
+    double* dyAffine;
+    double residualStart; // |residual| at the start (infinity norm)
     double* krylovWork;
     // scratch (problem rows, bodies)
     double* lambdaFull;
@@ -537,17 +552,22 @@ static void cnIpmApplyNone( void* context, const double* r, double* z )
 }
 
 // Solve the assembled system for ipm->step from ipm->rhs; false (with a reason) when it cannot.
-static bool cnIpmSolveSystem( cnIpm* ipm, double merit, const char** reason )
+// `again`: the matrix is the one of the last call (the predictor-corrector's second solve), whose
+// factor or preconditioner is reused.
+static bool cnIpmSolveSystem( cnIpm* ipm, double merit, bool again, const char** reason )
 {
     int m = ipm->m;
     if ( ipm->linear == cn_ipmDirect )
     {
-        cnFactorResult result =
-            cnFactorize( ipm->factor, &ipm->system, 0.0, ipm->backend, &ipm->factorStats );
-        if ( result != cn_factorOk && result != cn_factorRegularized )
+        if ( !again )
         {
-            *reason = cnFactorReason( ipm->factor );
-            return false;
+            cnFactorResult result =
+                cnFactorize( ipm->factor, &ipm->system, 0.0, ipm->backend, &ipm->factorStats );
+            if ( result != cn_factorOk && result != cn_factorRegularized )
+            {
+                *reason = cnFactorReason( ipm->factor );
+                return false;
+            }
         }
         return cnFactorSolve( ipm->factor, ipm->rhs, ipm->step );
     }
@@ -559,18 +579,21 @@ static bool cnIpmSolveSystem( cnIpm* ipm, double merit, const char** reason )
         const char* why = NULL;
         // the factor's arrays are reused from one Newton step to the next
         ipm->ic0Held = true;
-        if ( !cnIc0Factor( &ipm->ic0, &ipm->system, &why ) )
+        if ( !again && !cnIc0Factor( &ipm->ic0, &ipm->system, &why ) )
         {
             *reason = why != NULL ? why : "ipm: the IC(0) preconditioner failed";
             return false;
         }
-        ipm->ic0Shifts += ipm->ic0.shift > 0.0 ? 1 : 0;
+        ipm->ic0Shifts += !again && ipm->ic0.shift > 0.0 ? 1 : 0;
         precondition = cnIc0Apply;
         preconditionContext = &ipm->ic0;
     }
     else if ( ipm->precondition == cn_ipmPreconditionJacobi )
     {
-        cnIpmSetJacobi( ipm, ipm->value );
+        if ( !again )
+        {
+            cnIpmSetJacobi( ipm, ipm->value );
+        }
         precondition = cnIpmApplyJacobi;
     }
     double tolerance = fmin( CN_IPM_FORCING_MAX, ipm->forcing * merit );
@@ -611,6 +634,7 @@ typedef struct cnIpmRun
     double tolerance; // on the shifted merit
     bool passesLeft;  // a De Saxce pass follows: stop once the shift's error dominates
     bool history;
+    bool predictorCorrector; // no cones: Mehrotra's steps (cnIpmPredictorCorrectorStep)
 } cnIpmRun;
 
 // the centrality measure f_cen of the (augmented, while infeasible) problem: 0 on the central path
@@ -863,8 +887,9 @@ static void cnIpmStart( cnIpm* ipm, const double* guess, bool warm, double start
     }
 }
 
-// the largest step in [0, 1] by the fraction-to-boundary rule over every block of x and ybar
-static double cnIpmStepLength( const cnIpm* ipm, double fraction )
+// the largest step in [0, 1] along (dx, dy) by the fraction-to-boundary rule over every block of x
+// and ybar
+static double cnIpmStepLength( const cnIpm* ipm, const double* dx, const double* dy, double fraction )
 {
     double most = INFINITY;
     for ( int b = 0; b < ipm->blockCount; ++b )
@@ -873,13 +898,13 @@ static double cnIpmStepLength( const cnIpm* ipm, double fraction )
         int k = block->local;
         if ( block->kind == cn_ipmBlockCone )
         {
-            most = fmin( most, cnJordanStepMax( ipm->x + k, ipm->dx + k ) );
-            most = fmin( most, cnJordanStepMax( ipm->ybar + k, ipm->dy + k ) );
+            most = fmin( most, cnJordanStepMax( ipm->x + k, dx + k ) );
+            most = fmin( most, cnJordanStepMax( ipm->ybar + k, dy + k ) );
         }
         else if ( block->kind == cn_ipmBlockPositive )
         {
-            most = ipm->dx[k] < 0.0 ? fmin( most, -ipm->x[k] / ipm->dx[k] ) : most;
-            most = ipm->dy[k] < 0.0 ? fmin( most, -ipm->ybar[k] / ipm->dy[k] ) : most;
+            most = dx[k] < 0.0 ? fmin( most, -ipm->x[k] / dx[k] ) : most;
+            most = dy[k] < 0.0 ? fmin( most, -ipm->ybar[k] / dy[k] ) : most;
         }
     }
     return fmin( 1.0, fraction * most );
@@ -912,6 +937,142 @@ static bool cnIpmCanSwitch( const cnIpm* ipm )
     return true;
 }
 
+// ---- Mehrotra's predictor-corrector (problems with no cone) ---------------------------------------
+//
+// With R+ blocks and free rows only, the problem is the monotone LCP y = F(x) = (A + S) x + b, x >= 0,
+// y >= 0, x y = 0 (with F = 0 on free rows), and the classic infeasible predictor-corrector applies:
+// with r = F(x) - y (F on free rows), D = y / x and gap mu = x^T y / p over the p blocks,
+//
+//     (A + S + D) dx = -r - y + (sigma mu - dx_a dy_a) / x      (R+ rows; -r on free rows)
+//     dy = (A + S) dx + r
+//
+// first with sigma = 0 and no product term (the predictor, dx_a and dy_a), then with
+// sigma = (mu_a / mu)^3 from the gap mu_a the predictor would reach and its product (the corrector),
+// both on one factorisation. One step length for x and y (y is tied to x through A), so r falls by
+// (1 - theta) each step. The paper's path following needs about 50 steps on a colony's problem,
+// centring by a fixed share each step; this adapts the centring to the progress of the predictor.
+
+// r = F(x) - ybar on R+ blocks and F(x) on free rows, from u; returns its largest magnitude
+static double cnIpmResidual( cnIpm* ipm )
+{
+    double largest = 0.0;
+    for ( int b = 0; b < ipm->blockCount; ++b )
+    {
+        const cnIpmBlock* block = ipm->blocks + b;
+        int k = block->local;
+        ipm->residual[k] = ipm->u[k] - ( block->kind == cn_ipmBlockPositive ? ipm->ybar[k] : 0.0 );
+        largest = fmax( largest, fabs( ipm->residual[k] ) );
+    }
+    return largest;
+}
+
+// dy = (A + S) dx + r on R+ rows (0 on free rows)
+static void cnIpmDualStep( cnIpm* ipm, const double* dx, double* dy )
+{
+    cnIpmMultiply( ipm, ipm->baseValue, dx, ipm->product );
+    for ( int b = 0; b < ipm->blockCount; ++b )
+    {
+        const cnIpmBlock* block = ipm->blocks + b;
+        int k = block->local;
+        dy[k] = block->kind == cn_ipmBlockPositive ? ipm->product[k] + ipm->residual[k] : 0.0;
+    }
+}
+
+// One predictor-corrector step from x, ybar with the residual computed; false when the pass ends
+// (*status, *reason). `infeasible`: the residual has not yet fallen far (a stall is then infeasibility).
+static bool cnIpmPredictorCorrectorStep( cnIpm* ipm, cnIpmRun* run, double merit, bool infeasible,
+                                         cnSolveStatus* status, const char** reason )
+{
+    int m = ipm->m;
+    double gap = 0.0;
+    for ( int b = 0; b < ipm->blockCount; ++b )
+    {
+        const cnIpmBlock* block = ipm->blocks + b;
+        int k = block->local;
+        gap += block->kind == cn_ipmBlockPositive ? ipm->x[k] * ipm->ybar[k] : 0.0;
+    }
+    int count = ipm->complementarity;
+    double mu = count > 0 ? gap / count : 0.0;
+
+    // the predictor: the Newton step to the complementarity x y = 0
+    for ( int b = 0; b < ipm->blockCount; ++b )
+    {
+        const cnIpmBlock* block = ipm->blocks + b;
+        int k = block->local;
+        ipm->rhs[k] = -ipm->residual[k] - ( block->kind == cn_ipmBlockPositive ? ipm->ybar[k] : 0.0 );
+    }
+    cnIpmAssemble( ipm );
+    if ( !cnIpmSolveSystem( ipm, merit, false, reason ) )
+    {
+        *status = cn_solveStalled;
+        return false;
+    }
+    cnCopyDoubles( ipm->dxAffine, ipm->step, m );
+    cnIpmDualStep( ipm, ipm->dxAffine, ipm->dyAffine );
+    double thetaAffine = cnIpmStepLength( ipm, ipm->dxAffine, ipm->dyAffine, 1.0 );
+    double gapAffine = 0.0;
+    for ( int b = 0; b < ipm->blockCount; ++b )
+    {
+        const cnIpmBlock* block = ipm->blocks + b;
+        int k = block->local;
+        if ( block->kind == cn_ipmBlockPositive )
+        {
+            gapAffine += ( ipm->x[k] + thetaAffine * ipm->dxAffine[k] ) *
+                         ( ipm->ybar[k] + thetaAffine * ipm->dyAffine[k] );
+        }
+    }
+    double ratio = gap > 0.0 ? fmin( fmax( gapAffine / gap, 0.0 ), 1.0 ) : 0.0;
+    double sigma = ratio * ratio * ratio;
+
+    // the corrector: centred by sigma, with the predictor's second-order term
+    for ( int b = 0; b < ipm->blockCount; ++b )
+    {
+        const cnIpmBlock* block = ipm->blocks + b;
+        int k = block->local;
+        if ( block->kind == cn_ipmBlockPositive )
+        {
+            ipm->rhs[k] = -ipm->residual[k] - ipm->ybar[k] +
+                          ( sigma * mu - ipm->dxAffine[k] * ipm->dyAffine[k] ) / ipm->x[k];
+        }
+        else
+        {
+            ipm->rhs[k] = -ipm->residual[k];
+        }
+    }
+    if ( !cnIpmSolveSystem( ipm, merit, true, reason ) )
+    {
+        *status = cn_solveStalled;
+        return false;
+    }
+    *run->steps += 1;
+    cnCopyDoubles( ipm->dx, ipm->step, m );
+    cnIpmDualStep( ipm, ipm->dx, ipm->dy );
+    for ( int k = 0; k < m; ++k )
+    {
+        if ( !isfinite( ipm->dx[k] ) || !isfinite( ipm->dy[k] ) )
+        {
+            *status = cn_solveNonFinite;
+            return false;
+        }
+    }
+    double theta = cnIpmStepLength( ipm, ipm->dx, ipm->dy, run->fraction );
+    if ( theta < run->thetaMin )
+    {
+        infeasible = infeasible && merit > CN_IPM_INFEASIBLE_MERIT;
+        *reason = infeasible ? "ipm: the steps stalled with the residual F(x) - y away from 0: the contact "
+                               "problem has no solution (add compliance, or lower the stabilisation)"
+                             : "ipm: the step length fell below theta_min";
+        *status = infeasible ? cn_solveInfeasible : cn_solveStalled;
+        return false;
+    }
+    for ( int k = 0; k < m; ++k )
+    {
+        ipm->x[k] += theta * ipm->dx[k];
+        ipm->ybar[k] += theta * ipm->dy[k];
+    }
+    return true;
+}
+
 // One pass from the start already made. Returns the status of the pass; *merit the shifted merit
 // of the last iterate (lambdaFull and u hold it).
 static cnSolveStatus cnIpmPass( cnIpm* ipm, cnIpmRun* run, double* merit, const char** reason )
@@ -921,6 +1082,14 @@ static cnSolveStatus cnIpmPass( cnIpm* ipm, cnIpmRun* run, double* merit, const 
     int m = ipm->m;
     // the start is central: the first step would be 0, so alpha moves first (the digest's fix)
     cnIpmUpdateAlpha( ipm, run );
+    if ( run->predictorCorrector )
+    {
+        // its own infeasibility is the residual r, not the homotopy's s and d
+        ipm->feasible = true;
+        ipm->s = 0.0;
+        ipm->s0 = 0.0;
+        ipm->residualStart = -1.0;
+    }
     double best = (double)INFINITY;
     double bestGap = (double)INFINITY;
     int flat = 0; // steps since the merit last improved by CN_IPM_PROGRESS, or the gap by a tenth
@@ -932,6 +1101,13 @@ static cnSolveStatus cnIpmPass( cnIpm* ipm, cnIpmRun* run, double* merit, const 
         {
             return cn_solveNonFinite;
         }
+        bool infeasible = !ipm->feasible && ipm->s > CN_IPM_INFEASIBLE_S * ipm->s0;
+        if ( run->predictorCorrector )
+        {
+            double residual = cnIpmResidual( ipm );
+            ipm->residualStart = ipm->residualStart < 0.0 ? residual : ipm->residualStart;
+            infeasible = residual > 0.0 && residual > CN_IPM_INFEASIBLE_S * ipm->residualStart;
+        }
         double grading =
             cnModelMeritFromW( ipm->problem, ipm->prepared, cn_modelCone, ipm->lambdaFull, ipm->wFull );
         if ( run->history && *run->steps > 0 )
@@ -940,7 +1116,9 @@ static cnSolveStatus cnIpmPass( cnIpm* ipm, cnIpmRun* run, double* merit, const 
         }
         // impulses growing without bound while the infeasibility s stays: no solution (the
         // relative merit would call them converged: their scale grows faster than their residual)
-        if ( !ipm->feasible && ipm->s > CN_IPM_INFEASIBLE_S * ipm->s0 && ipm->prepared->freeEnergy > 0.0 )
+        // (the predictor-corrector's residual falls by 1 - theta a step even on a problem with no
+        // solution, whose iterates grow instead: there the growth alone says so)
+        if ( ( infeasible || run->predictorCorrector ) && ipm->prepared->freeEnergy > 0.0 )
         {
             double scale = cnMeritScale( ipm->problem, ipm->prepared, ipm->lambdaFull );
             double free = sqrt( ipm->prepared->freeEnergy );
@@ -985,6 +1163,15 @@ static cnSolveStatus cnIpmPass( cnIpm* ipm, cnIpmRun* run, double* merit, const 
         {
             return cn_solveDeadline;
         }
+        if ( run->predictorCorrector )
+        {
+            cnSolveStatus ended = cn_solveStalled;
+            if ( !cnIpmPredictorCorrectorStep( ipm, run, *merit, infeasible, &ended, reason ) )
+            {
+                return ended;
+            }
+            continue;
+        }
 
         // the right-hand side in y-space, then to lambda space (Ty^-1)
         double ds = ipm->feasible ? 0.0 : 2.0 * ipm->alpha - ipm->s;
@@ -1013,7 +1200,7 @@ static cnSolveStatus cnIpmPass( cnIpm* ipm, cnIpmRun* run, double* merit, const 
             }
         }
         cnIpmAssemble( ipm );
-        if ( !cnIpmSolveSystem( ipm, *merit, reason ) )
+        if ( !cnIpmSolveSystem( ipm, *merit, false, reason ) )
         {
             return cn_solveStalled;
         }
@@ -1041,11 +1228,10 @@ static cnSolveStatus cnIpmPass( cnIpm* ipm, cnIpmRun* run, double* merit, const 
                 return cn_solveNonFinite;
             }
         }
-        double theta = cnIpmStepLength( ipm, run->fraction );
+        double theta = cnIpmStepLength( ipm, ipm->dx, ipm->dy, run->fraction );
         if ( theta < run->thetaMin )
         {
-            bool infeasible =
-                !ipm->feasible && ipm->s > CN_IPM_INFEASIBLE_S * ipm->s0 && *merit > CN_IPM_INFEASIBLE_MERIT;
+            infeasible = infeasible && *merit > CN_IPM_INFEASIBLE_MERIT;
             *reason = infeasible ? "ipm: the steps stalled with the infeasibility s away from 0: the contact "
                                    "problem has no solution (add compliance, or lower the stabilisation)"
                                  : "ipm: the step length fell below theta_min";
@@ -1181,6 +1367,7 @@ static void cnIpmSolve( void* state, const double* params, const cnSolverBudget*
 
 #define CN_IPM_PARAM( index ) cnSolverParamValue( cn_ipmParams, cn_ipmParamCount, params, index )
     bool aggressive = (int)CN_IPM_PARAM( cn_ipmStrategy ) == cn_ipmAggressive;
+    bool predictorCorrector = CN_IPM_PARAM( cn_ipmPredictorCorrector ) > 0.5;
     int passes = (int)CN_IPM_PARAM( cn_ipmDeSaxcePasses );
     bool warm = CN_IPM_PARAM( cn_ipmWarmStart ) > 0.5;
     double startImpulse = CN_IPM_PARAM( cn_ipmStartImpulse );
@@ -1226,6 +1413,12 @@ static void cnIpmSolve( void* state, const double* params, const cnSolverBudget*
         return;
     }
     int m = ipm.m;
+    bool cones = false;
+    for ( int b = 0; b < ipm.blockCount; ++b )
+    {
+        cones = cones || ipm.blocks[b].kind == cn_ipmBlockCone;
+    }
+    run.predictorCorrector = predictorCorrector && !cones;
     double* lambda = solution->lambda;
     double* guess = cnScratchDoubles( &scratch, n );
     double* previous = cnScratchDoubles( &scratch, n ); // the impulses a De Saxce pass starts from
@@ -1240,6 +1433,9 @@ static void cnIpmSolve( void* state, const double* params, const cnSolverBudget*
     ipm.dy = cnScratchDoubles( &scratch, m );
     ipm.product = cnScratchDoubles( &scratch, m );
     ipm.jacobi = cnScratchDoubles( &scratch, m );
+    ipm.residual = cnScratchDoubles( &scratch, m );
+    ipm.dxAffine = cnScratchDoubles( &scratch, m );
+    ipm.dyAffine = cnScratchDoubles( &scratch, m );
     ipm.lambdaFull = cnScratchDoubles( &scratch, n );
     ipm.wFull = cnScratchDoubles( &scratch, n );
     ipm.wShifted = cnScratchDoubles( &scratch, n );
@@ -1250,6 +1446,7 @@ static void cnIpmSolve( void* state, const double* params, const cnSolverBudget*
     bool memory = guess != NULL && previous != NULL && ipm.x != NULL && ipm.ybar != NULL && ipm.d != NULL &&
                   ipm.sigma != NULL && ipm.u != NULL && ipm.rhs != NULL && ipm.step != NULL &&
                   ipm.dx != NULL && ipm.dy != NULL && ipm.product != NULL && ipm.jacobi != NULL &&
+                  ipm.residual != NULL && ipm.dxAffine != NULL && ipm.dyAffine != NULL &&
                   ipm.lambdaFull != NULL && ipm.wFull != NULL && ipm.wShifted != NULL &&
                   ipm.velocity != NULL &&
                   ( ipm.linear == cn_ipmDirect ? ipm.factor != NULL : ipm.krylovWork != NULL );
@@ -1313,6 +1510,8 @@ static void cnIpmSolve( void* state, const double* params, const cnSolverBudget*
     double paperError = (double)NAN;
     int pass = 0;
     bool startFromGuess = warm && given;
+    // the first pass starts from the impulses given, each later one from the pass before
+    cnCopyDoubles( previous, guess, n );
     for ( ; still; )
     {
         for ( int k = 0; k < m; ++k )
@@ -1354,7 +1553,8 @@ static void cnIpmSolve( void* state, const double* params, const cnSolverBudget*
         status = passStatus;
         reason = passReason;
         cnCopyDoubles( lambda, ipm.lambdaFull, n );
-        if ( budget->tolerance > 0.0 && merit <= budget->tolerance )
+        // (impulses grown without bound meet any merit relative to their own scale: still infeasible)
+        if ( passStatus != cn_solveInfeasible && budget->tolerance > 0.0 && merit <= budget->tolerance )
         {
             status = cn_solveConverged;
             reason = NULL;
@@ -1380,6 +1580,10 @@ static void cnIpmSolve( void* state, const double* params, const cnSolverBudget*
         cnCopyDoubles( previous, lambda, n );
         startFromGuess = true;
         pass += 1;
+        if ( change == 0.0 && passStatus == cn_solveInfeasible )
+        {
+            break; // no shift to move: the problem itself has no solution
+        }
         if ( change == 0.0 )
         {
             // nothing left to shift: what the merit still sees is friction dropped below mu_min, or
@@ -1393,7 +1597,7 @@ static void cnIpmSolve( void* state, const double* params, const cnSolverBudget*
         }
     }
 
-    if ( status == cn_solveNonFinite || status == cn_solveUnsupported ||
+    if ( status == cn_solveNonFinite || status == cn_solveUnsupported || status == cn_solveInfeasible ||
          ( status == cn_solveStalled && steps == 0 ) )
     {
         cnCopyDoubles( lambda, guess, n );
