@@ -277,6 +277,16 @@ static void cnDenseSolve( const cnFactor* factor, double* x )
 
 // ---- CHOLMOD ---------------------------------------------------------------------------------------
 
+// CHOLMOD factorises supernodally (dense blocks through the BLAS, in OpenMP threads) when the
+// analysis predicts at least this many flops per entry of L, simplicially (column by column, no
+// BLAS) below it; CHOLMOD's own switch is 40. Measured here with Debian's default (reference) BLAS:
+// simplicial is 2x faster on the colony's 2-D systems (41 to 59 flops per entry, 4,000 to 10,000
+// rows: the ipm inside relcp) and 1.7x on pgs_sm's pyramid20 systems (93 to 151); the two are even
+// near 290 (the ipm on a 288-sphere pile's 3,500 rows) and supernodal is ahead on the 1,000-sphere
+// pile's 12,000 rows (640 to 710). Most of the supernodal time on the sparse systems was OpenMP's
+// synchronisation (futex calls) around small supernodes, not arithmetic.
+#define CN_FACTOR_SUPERNODAL_SWITCH 200.0
+
 #ifdef CN_HAS_CHOLMOD
 static bool cnCholmodStart( cnFactor* factor )
 {
@@ -295,6 +305,8 @@ static bool cnCholmodStart( cnFactor* factor )
     factor->common.method[0].ordering = CHOLMOD_AMD;
     factor->common.postorder = 1;
     factor->common.supernodal = CHOLMOD_AUTO;
+    // simplicial below CN_FACTOR_SUPERNODAL_SWITCH flops per entry of L, supernodal above it
+    factor->common.supernodal_switch = CN_FACTOR_SUPERNODAL_SWITCH;
     factor->common.final_ll = 0;
     return true;
 }

@@ -9,8 +9,9 @@
 // Two backends:
 // - dense: an in-tree LDL^T without pivoting on a dense copy, for small systems (and every system
 //   when the build has no CHOLMOD, up to CN_FACTOR_DENSE_MAX rows);
-// - cholmod: SuiteSparse's CHOLMOD with the AMD ordering (supernodal or simplicial as CHOLMOD
-//   chooses), when the build has it (CN_WITH_CHOLMOD; its supernodal module is GPL-2.0+).
+// - cholmod: SuiteSparse's CHOLMOD with the AMD ordering (simplicial, or supernodal for systems
+//   dense enough: CN_FACTOR_SUPERNODAL_SWITCH in factor.c), when the build has it (CN_WITH_CHOLMOD;
+//   its supernodal module is GPL-2.0+).
 //
 // A system that is not numerically positive definite (a pivot at or below CN_FACTOR_PIVOT_RATIO
 // times the largest, as redundant contacts give: four points per box face) is regularised: the
