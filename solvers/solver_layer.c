@@ -293,12 +293,21 @@ const char* cnSolverRefusal( const cnSolverVTable* solver, const cnSolverProblem
         if ( group->kind == cn_groupContact && group->model == cn_frictionPyramid &&
              ( caps & cn_solverFriction ) == 0 )
         {
-            return "contacts with friction rows: this solver takes frictionless normals only";
+            // say the fix: the friction model this solver does take, where it takes one
+            return ( caps & cn_solverCone ) != 0
+                       ? "contacts with friction rows on the pyramid: this solver takes the exact friction "
+                         "cone (cairn lcp --friction cone; a scene's world.friction_model \"cone\") or "
+                         "frictionless normals"
+                       : "contacts with friction rows: this solver takes frictionless normals only";
         }
         if ( group->kind == cn_groupContact && group->model == cn_frictionCone &&
              ( caps & cn_solverCone ) == 0 )
         {
-            return "contacts with the exact friction cone: this solver solves the pyramid only";
+            return ( caps & cn_solverFriction ) != 0
+                       ? "contacts with the exact friction cone: this solver solves the pyramid only (cairn "
+                         "lcp "
+                         "--friction pyramid; a scene's world.friction_model \"pyramid\")"
+                       : "contacts with the exact friction cone: this solver takes frictionless normals only";
         }
         if ( group->kind == cn_groupBounded && ( caps & cn_solverBounded ) == 0 )
         {

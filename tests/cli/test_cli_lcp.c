@@ -222,6 +222,24 @@ START_TEST( fc3d_file )
                    "%s", cntField( result, "reason" )->valuestring );
     cJSON_Delete( result );
     cntFreeCliRun( &run );
+
+    // ipm takes the cone, not the file's pyramid: the refusal names the option that fixes it, and
+    // with that option the same file is solved
+    remove( out );
+    run = cntRunCli( "lcp \"%s\" --solver ipm --out \"%s\"", CNT_FC3D_FILE, out );
+    ck_assert_int_eq( run.exitCode, 0 );
+    ck_assert_msg( cntContains( run.out, "solver ipm: unsupported (" ) &&
+                       cntContains( run.out, "--friction cone" ),
+                   "%s", run.out );
+    cntFreeCliRun( &run );
+    remove( out );
+    run = cntRunCli( "lcp \"%s\" --solver ipm --friction cone --out \"%s\"", CNT_FC3D_FILE, out );
+    ck_assert_int_eq( run.exitCode, 0 );
+    result = cntReadJson( out );
+    ck_assert_ptr_nonnull( result );
+    ck_assert_str_ne( cntField( result, "status" )->valuestring, "unsupported" );
+    cJSON_Delete( result );
+    cntFreeCliRun( &run );
 }
 END_TEST
 

@@ -848,8 +848,14 @@ START_TEST( cone_problems_are_refused_without_the_capability )
             ck_assert_msg( stats.status == cn_solveUnsupported, "%s: %s", solver->name,
                            cnSolveStatusName( stats.status ) );
             ck_assert_ptr_nonnull( stats.reason );
+            // the message names the fix: the pyramid where the solver takes friction
             ck_assert_str_eq( stats.reason,
-                              "contacts with the exact friction cone: this solver solves the pyramid only" );
+                              ( solver->caps & cn_solverFriction ) != 0
+                                  ? "contacts with the exact friction cone: this solver solves the pyramid "
+                                    "only (cairn lcp --friction pyramid; a scene's world.friction_model "
+                                    "\"pyramid\")"
+                                  : "contacts with the exact friction cone: this solver takes frictionless "
+                                    "normals only" );
             ck_assert( lambda[0] == 0.5 && lambda[1] == 0.25 && lambda[2] == 0.125 );
             refused += 1;
         }
