@@ -291,6 +291,21 @@ static bool AddStateHash( cJSON* report, cnWorldId worldId )
     return cJSON_AddStringToObject( report, "state_hash", hex ) != NULL;
 }
 
+// "colony": the colony's cells, generations, radius and volume fraction after the last step, for a
+// scene with one
+static bool AddColony( cJSON* report, const RunResult* result )
+{
+    if ( result->hasColony == false )
+    {
+        return true;
+    }
+    cJSON* colony = cJSON_AddObjectToObject( report, "colony" );
+    return colony != NULL && AddNumber( colony, "cells", (double)result->colonyCells ) &&
+           AddNumber( colony, "generations", (double)result->colonyGenerations ) &&
+           AddNumber( colony, "radius", result->colonyRadius ) &&
+           AddNumber( colony, "volume_fraction", result->colonyVolumeFraction );
+}
+
 static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
 {
     cJSON* report = cJSON_CreateObject();
@@ -349,7 +364,7 @@ static cJSON* BuildReport( const RunResult* result, cnWorldId worldId )
     ok = ok && AddWarnings( report, result ) &&
          AddNumber( report, "log_line_count", (double)result->logLineCount ) &&
          AddNumber( report, "log_lines_suppressed", (double)result->logSuppressedCount ) &&
-         AddDump( report, &result->dump );
+         AddDump( report, &result->dump ) && AddColony( report, result );
 
     cJSON* finalState = ok ? cJSON_AddArrayToObject( report, "final_state" ) : NULL;
     ok = finalState != NULL;

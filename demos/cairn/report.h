@@ -114,6 +114,12 @@ typedef struct RunResult
     int64_t logLineCount;
     int64_t logSuppressedCount;
     ProblemDump dump;
+    /// A scene with a colony: its statistics after the last step (cxColony_GetStats).
+    bool hasColony;
+    int colonyCells;
+    int colonyGenerations;
+    double colonyRadius;
+    double colonyVolumeFraction;
 } RunResult;
 
 /// Names of the cnStepWarning bits set in `flags`, up to `capacity`; returns how many were set.

@@ -518,15 +518,25 @@ static double TotalKineticEnergy( cnWorldId worldId )
     return energy;
 }
 
-static bool WriteTraceHeader( FILE* trace )
+// What the trace adds to the world's step report: the step's process CPU time, and for a scene with
+// a colony its statistics after the step (measured outside the step's time).
+typedef struct TraceExtra
+{
+    double cpuMs;
+    double wallSeconds;
+    cxColonyStats colony;
+} TraceExtra;
+
+static bool WriteTraceHeader( FILE* trace, bool colony )
 {
     return fputs(
                "step,time,contacts,iterations,residual,kinetic_energy,max_penetration,systems_ms,predict_ms,"
                "collide_ms,integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,"
                "violation_signorini,violation_coulomb,violation_dissipation,solve_ms,solve_status,"
                "recursion_levels,recursion_rows,recursion_overlap,awake_bodies,sleeping_bodies,islands,"
-               "island_ms\n",
-               trace ) >= 0;
+               "island_ms,cpu_ms",
+               trace ) >= 0 &&
+           fputs( colony ? ",cells,generations,colony_radius,volume_fraction\n" : "\n", trace ) >= 0;
 }
 
 // The status of the step's last solve, "none" when the step solved nothing.
@@ -536,20 +546,27 @@ static const char* StepSolveStatus( const cnStepReport* report )
     return solved ? cnSolveStatusName( (cnSolveStatus)report->solverStatus ) : "none";
 }
 
-static bool WriteTraceRow( FILE* trace, const cnStepReport* report )
+static bool WriteTraceRow( FILE* trace, const cnStepReport* report, const TraceExtra* extra, bool colony )
 {
-    return fprintf(
-               trace,
-               "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,"
-               "%.6g,%s,%d,%d,%.17g,%d,%d,%d,%.6g\n",
-               (long long)report->stepIndex, report->time, report->contactCount, report->solverIterations,
-               report->solverResidual, report->kineticEnergy, report->maxPenetration, report->systemsMs,
-               report->predictMs, report->collideMs, report->integrateMs, report->stepMs,
-               report->relaxIterations, report->meritNaturalMap, report->meritCone,
-               report->violationSignorini, report->violationCoulomb, report->violationDissipation,
-               report->solveMs, StepSolveStatus( report ), report->contactRecursions, report->recursionRows,
-               report->recursionOverlap, report->awakeCount, report->sleepingCount, report->islandCount,
-               report->islandMs ) > 0;
+    bool ok =
+        fprintf(
+            trace,
+            "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,"
+            "%.6g,%s,%d,%d,%.17g,%d,%d,%d,%.6g,%.6g",
+            (long long)report->stepIndex, report->time, report->contactCount, report->solverIterations,
+            report->solverResidual, report->kineticEnergy, report->maxPenetration, report->systemsMs,
+            report->predictMs, report->collideMs, report->integrateMs, report->stepMs,
+            report->relaxIterations, report->meritNaturalMap, report->meritCone, report->violationSignorini,
+            report->violationCoulomb, report->violationDissipation, report->solveMs,
+            StepSolveStatus( report ), report->contactRecursions, report->recursionRows,
+            report->recursionOverlap, report->awakeCount, report->sleepingCount, report->islandCount,
+            report->islandMs, extra->cpuMs ) > 0;
+    if ( colony )
+    {
+        ok = ok && fprintf( trace, ",%d,%d,%.17g,%.17g", extra->colony.cells, extra->colony.generations,
+                            extra->colony.radius, extra->colony.volumeFraction ) > 0;
+    }
+    return ok && fputc( '\n', trace ) != EOF;
 }
 
 // Fold the buffered step reports into the totals. `firstStep` is the 1-based number of buffer[0].
@@ -646,13 +663,18 @@ static bool CheckDump( const RunOptions* options, const ProblemDump* dump )
 }
 
 // Step the world; returns exitOk or exitFailure (after printing why).
-static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace, RunResult* result,
-                      RunLog* log )
+static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace, const cxColony* colony,
+                      RunResult* result, RunLog* log )
 {
     cnStepReport* buffer = malloc( STEP_BUFFER_CAPACITY * sizeof( cnStepReport ) );
-    if ( buffer == NULL )
+    // with a trace, each step is timed on its own (a clock read a step is no cost next to writing
+    // a row) and the colony's statistics are taken between the steps, outside their times
+    TraceExtra* extra = trace != NULL ? calloc( STEP_BUFFER_CAPACITY, sizeof( TraceExtra ) ) : NULL;
+    if ( buffer == NULL || ( trace != NULL && extra == NULL ) )
     {
         fprintf( stderr, "cairn run: out of memory\n" );
+        free( buffer );
+        free( extra );
         return exitFailure;
     }
 
@@ -679,7 +701,14 @@ static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace,
             {
                 cnWorld_SetProblemFcn( worldId, DumpProblem, &result->dump );
             }
+            double stepCpu0 = extra != NULL ? CpuSeconds() : 0.0;
+            double stepWall0 = extra != NULL ? WallSeconds() : 0.0;
             status = cnWorld_Step( worldId, result->timeStep );
+            if ( extra != NULL )
+            {
+                extra[count].wallSeconds = WallSeconds() - stepWall0;
+                extra[count].cpuMs = 1000.0 * ( CpuSeconds() - stepCpu0 );
+            }
             if ( dumping )
             {
                 cnWorld_SetProblemFcn( worldId, NULL, NULL );
@@ -689,6 +718,10 @@ static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace,
                 break;
             }
             buffer[count] = cnWorld_GetStepReport( worldId );
+            if ( extra != NULL && colony != NULL )
+            {
+                extra[count].colony = cxColony_GetStats( colony );
+            }
             count += 1;
             if ( dumping )
             {
@@ -707,13 +740,24 @@ static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace,
         }
         double cpu1 = CpuSeconds();
         double wall1 = WallSeconds();
-        result->cpuSeconds += cpu1 - cpu0;
-        result->wallSeconds += wall1 - wall0;
+        if ( extra != NULL )
+        {
+            for ( int i = 0; i < count; ++i )
+            {
+                result->cpuSeconds += 0.001 * extra[i].cpuMs;
+                result->wallSeconds += extra[i].wallSeconds;
+            }
+        }
+        else
+        {
+            result->cpuSeconds += cpu1 - cpu0;
+            result->wallSeconds += wall1 - wall0;
+        }
 
         Accumulate( result, buffer, count, done + 1 );
         for ( int i = 0; trace != NULL && i < count; ++i )
         {
-            if ( WriteTraceRow( trace, buffer + i ) == false )
+            if ( WriteTraceRow( trace, buffer + i, extra + i, colony != NULL ) == false )
             {
                 fprintf( stderr, "cairn run: cannot write the trace %s\n", options->tracePath );
                 exitCode = exitFailure;
@@ -733,6 +777,16 @@ static int StepWorld( cnWorldId worldId, const RunOptions* options, FILE* trace,
     Progress_Finish( &progress );
     log->progress = NULL;
     free( buffer );
+    free( extra );
+    if ( colony != NULL )
+    {
+        cxColonyStats stats = cxColony_GetStats( colony );
+        result->hasColony = true;
+        result->colonyCells = stats.cells;
+        result->colonyGenerations = stats.generations;
+        result->colonyRadius = stats.radius;
+        result->colonyVolumeFraction = stats.volumeFraction;
+    }
 
     // writing the problem file is not stepping
     result->wallSeconds = fmax( result->wallSeconds - result->dump.wallSeconds, 0.0 );
@@ -817,7 +871,8 @@ static int ApplyParams( cnWorldId worldId, const RunOptions* options )
     return exitOk;
 }
 
-static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* result, RunLog* log )
+static int RunLoaded( cnWorldId worldId, const RunOptions* options, const cxColony* colony, RunResult* result,
+                      RunLog* log )
 {
     cnWorldDef def = cnWorld_GetDef( worldId );
     if ( options->solverName != NULL )
@@ -866,7 +921,7 @@ static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* r
     if ( options->tracePath != NULL )
     {
         trace = fopen( options->tracePath, "w" );
-        if ( trace == NULL || WriteTraceHeader( trace ) == false )
+        if ( trace == NULL || WriteTraceHeader( trace, colony != NULL ) == false )
         {
             fprintf( stderr, "cairn run: cannot write the trace %s: %s\n", options->tracePath,
                      strerror( errno ) );
@@ -878,7 +933,7 @@ static int RunLoaded( cnWorldId worldId, const RunOptions* options, RunResult* r
         }
     }
 
-    int exitCode = StepWorld( worldId, options, trace, result, log );
+    int exitCode = StepWorld( worldId, options, trace, colony, result, log );
     if ( trace != NULL && fclose( trace ) != 0 && exitCode == exitOk )
     {
         fprintf( stderr, "cairn run: cannot write the trace %s\n", options->tracePath );
@@ -979,7 +1034,7 @@ int RunCommand( int argc, char** argv )
     }
     else
     {
-        exitCode = RunLoaded( scene.worldId, &options, result, log );
+        exitCode = RunLoaded( scene.worldId, &options, systems.colony, result, log );
         cnDestroyWorld( scene.worldId );
     }
     FinishRunLog( log );

@@ -712,6 +712,44 @@ int cxColony_GetCells( const cxColony* colony, cnBodyId* bodyIds, int capacity )
     return colony->count;
 }
 
+cxColonyStats cxColony_GetStats( const cxColony* colony )
+{
+    cxColonyStats stats;
+    memset( &stats, 0, sizeof( stats ) );
+    if ( colony == NULL || colony->count == 0 )
+    {
+        return stats;
+    }
+    int count = colony->count;
+    cnVec3 sum = cnMakeVec3( 0.0, 0.0, 0.0 );
+    double occupied = 0.0;
+    for ( int cell = 0; cell < count; ++cell )
+    {
+        sum = cnAdd( sum, cxCellPose( colony, cell ).p );
+        double r = colony->radii[cell];
+        double spine = fmax( colony->lengths[cell] - 2.0 * r, 0.0 );
+        occupied += colony->config.monolayer ? 2.0 * r * spine + CN_PI * r * r
+                                             : CN_PI * r * r * spine + 4.0 / 3.0 * CN_PI * r * r * r;
+        stats.generations =
+            colony->generations[cell] > stats.generations ? colony->generations[cell] : stats.generations;
+    }
+    stats.cells = count;
+    stats.center = cnScale( 1.0 / count, sum );
+    for ( int cell = 0; cell < count; ++cell )
+    {
+        cnTransform pose = cxCellPose( colony, cell );
+        double r = colony->radii[cell];
+        cnVec3 half = cnScale( fmax( 0.5 * colony->lengths[cell] - r, 0.0 ), cnRotate( pose.q, cx_axisZ ) );
+        double tips = fmax( cnLength( cnSub( cnAdd( pose.p, half ), stats.center ) ),
+                            cnLength( cnSub( cnSub( pose.p, half ), stats.center ) ) );
+        stats.radius = fmax( stats.radius, tips + r );
+    }
+    double whole = colony->config.monolayer ? CN_PI * stats.radius * stats.radius
+                                            : 4.0 / 3.0 * CN_PI * stats.radius * stats.radius * stats.radius;
+    stats.volumeFraction = whole > 0.0 ? occupied / whole : 0.0;
+    return stats;
+}
+
 void cxColony_TrackPointer( cxColony* colony, cxColony** pointer )
 {
     if ( colony != NULL )

@@ -104,6 +104,27 @@ CN_API double cxColony_GetCellLength( const cxColony* colony, cnBodyId bodyId );
 /// Copy up to `capacity` cell body ids, in the colony's order. Returns the cell count.
 CN_API int cxColony_GetCells( const cxColony* colony, cnBodyId* bodyIds, int capacity );
 
+/// What the ReLCP paper plots of a colony (section 7.3), at the current state.
+typedef struct cxColonyStats
+{
+    /// cells in the colony
+    int cells;
+    /// the most divisions any cell is from its adopted ancestor (a colony grown from one cell with
+    /// synchronised divisions has 2^generations cells)
+    int generations;
+    /// the mean of the cell centres
+    cnVec3 center;
+    /// the radius about `center` of the smallest sphere that holds every cell (in a monolayer: the
+    /// disc in the plane), m: the farthest tip plus its radius
+    double radius;
+    /// the cells' share of that sphere: their volume over its volume, or in a monolayer their
+    /// area in the plane over the disc's (a capsule's footprint is a rectangle and two half discs)
+    double volumeFraction;
+} cxColonyStats;
+
+/// The colony's statistics now; all zero for NULL or a colony with no cells. O(cells).
+CN_API cxColonyStats cxColony_GetStats( const cxColony* colony );
+
 /// Have the colony set `*pointer` to NULL when it leaves its world (world destroyed or system
 /// removed), if it still points at the colony then: for callers that keep the colony pointer
 /// beside a world they do not destroy themselves. One pointer per colony; NULL forgets it.

@@ -171,8 +171,10 @@ static void cntAssertSummaryWarnings( const char* out, const cJSON* report )
     "integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,violation_signorini,violation_"      \
     "coulomb,"                                                                                               \
     "violation_dissipation,solve_ms,solve_status,recursion_levels,recursion_rows,recursion_overlap,"         \
-    "awake_bodies,sleeping_bodies,islands,island_ms\n"
-#define CNT_TRACE_FIELDS 27
+    "awake_bodies,sleeping_bodies,islands,island_ms,cpu_ms"
+#define CNT_TRACE_FIELDS 28
+// what a scene with a colony adds
+#define CNT_TRACE_COLONY ",cells,generations,colony_radius,volume_fraction"
 
 typedef struct cntTraceRow
 {
@@ -195,31 +197,46 @@ typedef struct cntTraceRow
     int sleepingBodies;
     int islands;
     double islandMs;
+    double cpuMs;
+    // a colony's (cntReadTrace with colony true)
+    int cells;
+    int generations;
+    double colonyRadius;
+    double volumeFraction;
 } cntTraceRow;
 
-// The rows of a trace file (header checked); returns how many, at most `capacity`.
-static int cntReadTrace( const char* path, cntTraceRow* rows, int capacity )
+// The rows of a trace file (header checked: with the colony's columns when `colony`); returns how
+// many, at most `capacity`.
+static int cntReadTraceOf( const char* path, cntTraceRow* rows, int capacity, bool colony )
 {
     char* text = cntReadFile( path );
     ck_assert_msg( text != NULL, "no trace %s", path );
-    ck_assert_msg( strncmp( text, CNT_TRACE_HEADER, strlen( CNT_TRACE_HEADER ) ) == 0, "header: %.400s",
-                   text );
-    const char* line = text + strlen( CNT_TRACE_HEADER );
+    char header[1024];
+    snprintf( header, sizeof( header ), "%s%s\n", CNT_TRACE_HEADER, colony ? CNT_TRACE_COLONY : "" );
+    ck_assert_msg( strncmp( text, header, strlen( header ) ) == 0, "header: %.500s", text );
+    const char* line = text + strlen( header );
     int count = 0;
     while ( *line != '\0' )
     {
         ck_assert_int_lt( count, capacity );
         cntTraceRow* r = rows + count;
+        int used = 0;
         int fields = sscanf(
             line,
             "%lld,%lf,%d,%d,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%lf,%d,%lf,%lf,%lf,%lf,%lf,%lf,%31[^,\n],%d,%d,%lf,"
-            "%d,%d,%d,%lf",
+            "%d,%d,%d,%lf,%lf%n",
             &r->step, &r->time, &r->contacts, &r->iterations, &r->residual, &r->kineticEnergy,
             &r->maxPenetration, r->ms + 0, r->ms + 1, r->ms + 2, r->ms + 3, r->ms + 4, &r->relaxIterations,
             r->merits + 0, r->merits + 1, r->merits + 2, r->merits + 3, r->merits + 4, &r->solveMs, r->status,
             &r->recursionLevels, &r->recursionRows, &r->recursionOverlap, &r->awakeBodies, &r->sleepingBodies,
-            &r->islands, &r->islandMs );
+            &r->islands, &r->islandMs, &r->cpuMs, &used );
         ck_assert_msg( fields == CNT_TRACE_FIELDS, "row %d has %d fields: %.300s", count + 1, fields, line );
+        if ( colony )
+        {
+            int more = sscanf( line + used, ",%d,%d,%lf,%lf", &r->cells, &r->generations, &r->colonyRadius,
+                               &r->volumeFraction );
+            ck_assert_msg( more == 4, "row %d has %d colony fields: %.300s", count + 1, more, line );
+        }
         const char* end = strchr( line, '\n' );
         ck_assert_msg( end != NULL, "row %d is not ended", count + 1 );
         line = end + 1;
@@ -227,6 +244,11 @@ static int cntReadTrace( const char* path, cntTraceRow* rows, int capacity )
     }
     free( text );
     return count;
+}
+
+static int cntReadTrace( const char* path, cntTraceRow* rows, int capacity )
+{
+    return cntReadTraceOf( path, rows, capacity, false );
 }
 
 static bool cntIsSolveStatusName( const char* name )
@@ -642,8 +664,64 @@ START_TEST( trace_has_one_row_per_step )
         ck_assert_int_eq( r->relaxIterations, 0 );
         ck_assert_str_eq( r->status, "none" );
         ck_assert( r->solveMs >= 0.0 );
+        ck_assert( r->cpuMs >= 0.0 );
         previousTime = r->time;
     }
+}
+END_TEST
+
+// A scene with a colony: the trace's colony columns, and the report's "colony". One cell after one
+// step has the closed forms of a single capsule of length l and radius r (the scene's seed grown):
+// radius l / 2 about its own centre, volume fraction (2 r (l - 2 r) + pi r^2) / (pi l^2 / 4). Grown
+// from one cell with synchronised divisions, the colony has 2^generations cells.
+START_TEST( trace_and_report_have_the_colony )
+{
+    const char* trace = cntWorkPath( 1, "colony_trace.csv" );
+    remove( trace );
+    char extra[1200];
+    snprintf( extra, sizeof( extra ), "--steps 1 --trace \"%s\"", trace );
+    cJSON* json = cntRunWithReport( cntScenePath( "relcp_colony.json" ), extra, NULL );
+    cntTraceRow rows[300];
+    ck_assert_int_eq( cntReadTraceOf( trace, rows, 1, true ), 1 );
+    // the scene's seed cell: radius 0.25, tip to tip 2, grown by exp(rate dt) = exp(0.01) in the step
+    double r = 0.25;
+    double l = 2.0 * exp( 0.01 );
+    double fraction = ( 2.0 * r * ( l - 2.0 * r ) + CNT_PI * r * r ) / ( CNT_PI * l * l / 4.0 );
+    ck_assert_int_eq( rows[0].cells, 1 );
+    ck_assert_int_eq( rows[0].generations, 0 );
+    CNT_ASSERT_REL( rows[0].colonyRadius, l / 2.0, 1e-14 );
+    CNT_ASSERT_REL( rows[0].volumeFraction, fraction, 1e-14 );
+    const cJSON* colony = cntObject( json, "colony" );
+    ck_assert_double_eq( cntNumber( colony, "cells" ), 1.0 );
+    CNT_ASSERT_REL( cntNumber( colony, "volume_fraction" ), fraction, 1e-14 );
+    cJSON_Delete( json );
+
+    // to 16 cells: every row 2^generations cells, all awake, the fraction in (0, 1), and the
+    // report's colony the last row's
+    snprintf( extra, sizeof( extra ), "--steps 300 --trace \"%s\"", trace );
+    json = cntRunWithReport( cntScenePath( "relcp_colony.json" ), extra, NULL );
+    ck_assert_int_eq( cntReadTraceOf( trace, rows, 300, true ), 300 );
+    double cpu = 0.0;
+    for ( int i = 0; i < 300; ++i )
+    {
+        const cntTraceRow* row = rows + i;
+        ck_assert_msg( row->cells == 1 << row->generations, "step %d: %d cells in %d generations", i + 1,
+                       row->cells, row->generations );
+        ck_assert_int_eq( row->cells, row->awakeBodies );
+        ck_assert_msg( row->volumeFraction > 0.0 && row->volumeFraction < 1.0, "step %d: fraction %g", i + 1,
+                       row->volumeFraction );
+        ck_assert( row->cpuMs >= 0.0 );
+        cpu += row->cpuMs;
+    }
+    ck_assert_int_ge( rows[299].cells, 16 );
+    colony = cntObject( json, "colony" );
+    ck_assert_double_eq( cntNumber( colony, "cells" ), (double)rows[299].cells );
+    ck_assert_double_eq( cntNumber( colony, "generations" ), (double)rows[299].generations );
+    ck_assert_double_eq( cntNumber( colony, "radius" ), rows[299].colonyRadius );
+    ck_assert_double_eq( cntNumber( colony, "volume_fraction" ), rows[299].volumeFraction );
+    // the report's CPU per step is the trace's steps' (printed to 6 digits)
+    CNT_ASSERT_REL( cntNumber( json, "cpu_ms_per_step" ), cpu / 300.0, 1e-4 );
+    cJSON_Delete( json );
 }
 END_TEST
 
@@ -1214,6 +1292,7 @@ Suite* cntCliRunSuite( void )
     tcase_add_test( report, threads_keep_the_state_hash );
     tcase_add_test( report, zero_steps_report_the_loaded_state );
     tcase_add_test( report, trace_has_one_row_per_step );
+    tcase_add_test( report, trace_and_report_have_the_colony );
     tcase_add_test( report, report_merits_match_the_trace );
     suite_add_tcase( suite, report );
 
