@@ -177,6 +177,10 @@ static const cnSolverParam cn_ipmParams[cn_ipmParamCount] = {
 // the CG steps and relative residual of the load's scale (cnIpmLoadScale)
 #define CN_IPM_LOAD_STEPS     20
 #define CN_IPM_LOAD_TOLERANCE 1e-2
+// ... and the relative residual they must at least reach for their scale to be taken
+#define CN_IPM_LOAD_RESIDUAL 0.5
+// ... and the most it may exceed the mean |b| / A_nn by (the 1000:1 columns: 1e4 to 3e4)
+#define CN_IPM_LOAD_RATIO 1e6
 // the pushed start: the warm impulses plus this share of the cold start
 #define CN_IPM_WARM_PUSH 0.1
 // the Krylov relative tolerance is at most this
@@ -698,7 +702,7 @@ static void cnIpmApplyBase( void* context, const double* in, double* out )
 // few Jacobi-preconditioned CG steps on the unconstrained system (A + S) z = -b. A column of heavy
 // bodies passes their weight down through contacts whose own b is 0, which |b| / A_nn does not see;
 // a start below that scale took 3 times the Newton steps on a 1000:1 column (and above it the
-// same as at it). 0 when the steps fail. `work`: cnPcgPreWorkSize(m) doubles.
+// same as at it). 0 when the steps fail or do not halve the residual. `work`: cnPcgPreWorkSize(m) doubles.
 static double cnIpmLoadScale( cnIpm* ipm, double* work )
 {
     int m = ipm->m;
@@ -708,8 +712,15 @@ static double cnIpmLoadScale( cnIpm* ipm, double* work )
         ipm->rhs[k] = -ipm->problem->b[ipm->rows[k]];
         ipm->step[k] = 0.0;
     }
-    cnPcgPre( cnIpmApplyBase, ipm, cnIpmApplyJacobi, ipm, ipm->rhs, ipm->step, m, CN_IPM_LOAD_TOLERANCE,
-              CN_IPM_LOAD_STEPS, work );
+    cnKrylovResult result = cnPcgPre( cnIpmApplyBase, ipm, cnIpmApplyJacobi, ipm, ipm->rhs, ipm->step, m,
+                                      CN_IPM_LOAD_TOLERANCE, CN_IPM_LOAD_STEPS, work );
+    if ( !( result.residual <= CN_IPM_LOAD_RESIDUAL ) )
+    {
+        // the unconstrained system has no solution to speak of (a joint limit's lower and upper rows
+        // ask opposite things of one degree of freedom): its iterates only grow, and a start at their
+        // scale (1.9e25 N s on the ragdoll) is no start
+        return 0.0;
+    }
     double sum = 0.0;
     int count = 0;
     for ( int b = 0; b < ipm->blockCount; ++b )
@@ -750,7 +761,12 @@ static void cnIpmStart( cnIpm* ipm, const double* guess, bool warm, double start
         normals += 1;
     }
     typical = normals > 0 ? typical / normals : 0.0;
-    typical = fmax( typical, ipm->loadScale );
+    // the load's scale where it is one: a nearly singular system (a joint limit's two rows, not
+    // quite opposite in round-off) has CG iterates many orders past any impulse the load needs
+    if ( !( typical > 0.0 ) || ipm->loadScale <= CN_IPM_LOAD_RATIO * typical )
+    {
+        typical = fmax( typical, ipm->loadScale );
+    }
     if ( !( typical > 0.0 ) || !isfinite( typical ) )
     {
         typical = 1.0;
@@ -1124,8 +1140,14 @@ static cnSolveStatus cnIpmPass( cnIpm* ipm, cnIpmRun* run, double* merit, const 
             double free = sqrt( ipm->prepared->freeEnergy );
             if ( scale - free > CN_IPM_UNBOUNDED * free )
             {
-                *reason = "ipm: the impulses grow without bound with the infeasibility s away from 0: the "
-                          "contact problem has no solution (add compliance, or lower the stabilisation)";
+                *reason =
+                    run->predictorCorrector
+                        ? "ipm: the impulses grew past 1e8 times the free velocity's scale: the problem "
+                          "has no solution, or redundant rows leave them undetermined (add compliance, "
+                          "or lower the stabilisation)"
+                        : "ipm: the impulses grow without bound with the infeasibility s away from 0: "
+                          "the contact problem has no solution (add compliance, or lower the "
+                          "stabilisation)";
                 return cn_solveInfeasible;
             }
         }

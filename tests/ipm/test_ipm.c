@@ -986,6 +986,51 @@ START_TEST( test_predictor_corrector_free_rows )
 }
 END_TEST
 
+// A joint limit's two rows on one degree of freedom, as the world gives a hinge with both limits:
+// the lower one touching (b = 0), the upper one far (b = 300 rad/s to reach it). The LCP is
+// solved by no impulse at all (w = (0, 300)), but the unconstrained system (A + S) z = -b that
+// scales the start has no solution (the rows ask opposite things of one rotation), and its CG
+// iterates grow: a start taken at their scale (1.9e25 N s on the ragdoll) ended the solve
+// `infeasible`. With the upper row tilted by 1e-7 (loop 1) the system is solvable but nearly
+// singular, and its solution is 1e14 times the load. Beside them, a free row holding the body's
+// height.
+START_TEST( test_limit_pair_start )
+{
+    bool tilted = _i == 1;
+    cntLcp* lcp = cntCreateLcp( 3, 1 );
+    cntAddBody( lcp, 2.0, 1.0, 1.0, 1.0, 0.0, 0.0, -CNT_G * CNT_DT );
+    const double up[6] = { 0.0, 0.0, 0.0, 0.0, 0.0, 1.0 };
+    const double down[6] = { 0.0, 0.0, 0.0, 0.0, 0.0, -1.0 };
+    // the upper row not quite opposite, as round-off leaves it: A nearly singular, not singular
+    const double downTilted[6] = { 0.0, 0.0, 0.0, 1e-7, 0.0, -1.0 };
+    const double vertical[6] = { 0.0, 0.0, 1.0, 0.0, 0.0, 0.0 };
+    int lower = cntAddRow( lcp, cn_rowNormal, -1, 0, NULL, up );
+    int upper = cntAddRow( lcp, cn_rowNormal, -1, 0, NULL, tilted ? downTilted : down );
+    int hold = cntAddRow( lcp, cn_rowBounded, -1, 0, NULL, vertical );
+    lcp->groups[2].kind = cn_groupBilateral;
+    lcp->lower[hold] = -INFINITY;
+    lcp->upper[hold] = INFINITY;
+    cntFinishB( lcp );
+    lcp->problem.b[upper] += 300.0;
+    for ( int pc = 0; pc < 2; ++pc )
+    {
+        double params[CN_MAX_SOLVER_PARAMS];
+        cntDefaults( cntIpm(), params );
+        cntSet( cntIpm(), params, "tolerance", 1e-10 );
+        cntSet( cntIpm(), params, "predictor_corrector", (double)pc );
+        double lambda[3] = { 0.0 };
+        cnSolverStats stats = cntRunIpm( &lcp->problem, lambda, params );
+        ck_assert_msg( stats.status == cn_solveConverged, "predictor_corrector %d: %s (%s)", pc,
+                       cnSolveStatusName( stats.status ), stats.reason != NULL ? stats.reason : "" );
+        // the merit is relative to the far limit's 300 rad/s: no impulse to 1e-10 of that scale
+        ck_assert_double_le( fabs( lambda[lower] ), 1e-10 * 300.0 );
+        ck_assert_double_le( fabs( lambda[upper] ), 1e-10 * 300.0 );
+        ck_assert_double_le( fabs( lambda[hold] - 2.0 * CNT_G * CNT_DT ), 1e-8 );
+    }
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
 // The squeezed spheres frictionless: the predictor-corrector reports the rigid problem infeasible (its
 // residual F(x) - y stays), and solves it once compliant.
 START_TEST( test_predictor_corrector_infeasible )
@@ -1058,6 +1103,7 @@ Suite* cntIpmSuite( void )
     tcase_add_test( corrector, test_predictor_corrector_heap );
     tcase_add_test( corrector, test_predictor_corrector_free_rows );
     tcase_add_test( corrector, test_predictor_corrector_infeasible );
+    tcase_add_loop_test( robust, test_limit_pair_start, 0, 2 );
     suite_add_tcase( suite, corrector );
     return suite;
 }
