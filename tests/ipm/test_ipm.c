@@ -568,6 +568,17 @@ static void cntHeapSolve( cntHeap* heap, const double* params, double* lambda, d
     }
 }
 
+// the largest difference between two velocity arrays of a heap (6 per sphere)
+static double cntHeapVelocityGap( const cntHeap* heap, const double* a, const double* b )
+{
+    double worst = 0.0;
+    for ( int k = 0; k < 6 * heap->spheres; ++k )
+    {
+        worst = fmax( worst, fabs( a[k] - b[k] ) );
+    }
+    return worst;
+}
+
 // ---- 7.3 behaviour ---------------------------------------------------------------------------------------
 
 // the IPM's Newton count barely moves with 1000:1 mass ratios; PGJ's sweeps do not converge there
@@ -656,11 +667,7 @@ START_TEST( test_heap_linear_solvers )
                            "%s preconditioner %d: %s after %d steps, merit %g", linear[l], p,
                            cnSolveStatusName( stats.status ), stats.iterations, stats.residual );
             krylov[l][p] = stats.krylovIterations;
-            double worst = 0.0;
-            for ( int k = 0; k < 6 * heap.spheres; ++k )
-            {
-                worst = fmax( worst, fabs( velocity[k] - reference[k] ) );
-            }
+            double worst = cntHeapVelocityGap( &heap, velocity, reference );
             // velocities to a part in 1e4 of the step's free fall g dt
             ck_assert_double_le( worst, 1e-4 * CNT_G * CNT_DT );
         }
@@ -935,11 +942,7 @@ START_TEST( test_predictor_corrector_heap )
         cntHeapSolve( &heap, params, lambda, velocity, &stats );
         ck_assert_msg( stats.status == cn_solveConverged, "linear solver %d: %s after %d steps, merit %g", l,
                        cnSolveStatusName( stats.status ), stats.iterations, stats.residual );
-        double worst = 0.0;
-        for ( int k = 0; k < 6 * heap.spheres; ++k )
-        {
-            worst = fmax( worst, fabs( velocity[k] - reference[k] ) );
-        }
+        double worst = cntHeapVelocityGap( &heap, velocity, reference );
         // the velocities are unique (the impulses of the redundant heap are not): to a part in 1e6
         // of the step's free fall g dt
         ck_assert_msg( worst <= 1e-6 * CNT_G * CNT_DT, "linear solver %d: velocities %g apart", l, worst );
