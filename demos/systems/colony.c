@@ -720,11 +720,17 @@ cxColonyStats cxColony_GetStats( const cxColony* colony )
     {
         return stats;
     }
-    int count = colony->count;
+    // cells whose body the user destroyed since the last step are left out (the step drops them)
+    int count = 0;
     cnVec3 sum = cnMakeVec3( 0.0, 0.0, 0.0 );
     double occupied = 0.0;
-    for ( int cell = 0; cell < count; ++cell )
+    for ( int cell = 0; cell < colony->count; ++cell )
     {
+        if ( !cnBody_IsValid( colony->bodies[cell] ) )
+        {
+            continue;
+        }
+        count += 1;
         sum = cnAdd( sum, cxCellPose( colony, cell ).p );
         double r = colony->radii[cell];
         double spine = fmax( colony->lengths[cell] - 2.0 * r, 0.0 );
@@ -733,10 +739,18 @@ cxColonyStats cxColony_GetStats( const cxColony* colony )
         stats.generations =
             colony->generations[cell] > stats.generations ? colony->generations[cell] : stats.generations;
     }
+    if ( count == 0 )
+    {
+        return stats;
+    }
     stats.cells = count;
     stats.center = cnScale( 1.0 / count, sum );
-    for ( int cell = 0; cell < count; ++cell )
+    for ( int cell = 0; cell < colony->count; ++cell )
     {
+        if ( !cnBody_IsValid( colony->bodies[cell] ) )
+        {
+            continue;
+        }
         cnTransform pose = cxCellPose( colony, cell );
         double r = colony->radii[cell];
         cnVec3 half = cnScale( fmax( 0.5 * colony->lengths[cell] - r, 0.0 ), cnRotate( pose.q, cx_axisZ ) );

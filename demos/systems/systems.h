@@ -122,7 +122,8 @@ typedef struct cxColonyStats
     double volumeFraction;
 } cxColonyStats;
 
-/// The colony's statistics now; all zero for NULL or a colony with no cells. O(cells).
+/// The colony's statistics now; all zero for NULL or a colony with no cells. Cells whose body was
+/// destroyed since the last step are left out. O(cells).
 CN_API cxColonyStats cxColony_GetStats( const cxColony* colony );
 
 /// Have the colony set `*pointer` to NULL when it leaves its world (world destroyed or system

@@ -643,9 +643,28 @@ START_TEST( destroyed_cell_leaves_colony )
     ck_assert_msg( strstr( s_log.lastMessage, "one colony per world" ) != NULL, "%s", s_log.lastMessage );
 
     cnWorld_Step( world, 0.01 );
+    // the statistics of the two cells: apart along y, so the colony's radius reaches from their
+    // mean centre to the farthest tip
+    cxColonyStats two = cxColony_GetStats( colony );
+    ck_assert_int_eq( two.cells, 2 );
+    ck_assert_int_eq( two.generations, 0 );
     cnDestroyBody( a );
+    // b alone (a left out before the step drops it, and nothing logged): its own centre, half its
+    // length, a capsule's footprint (a rectangle and two half discs) over that disc
+    int errors = s_log.errorCount;
+    cxColonyStats one = cxColony_GetStats( colony );
+    ck_assert_int_eq( s_log.errorCount, errors );
+    ck_assert_int_eq( one.cells, 1 );
+    cntCell cell = cntGetCell( b );
+    ck_assert_double_le( cnLength( cnSub( one.center, cell.center ) ), 1e-14 );
+    CNT_ASSERT_REL( one.radius, 0.5 * cell.length, 1e-13 );
+    double r = CNT_CELL_RADIUS;
+    double footprint = 2.0 * r * ( cell.length - 2.0 * r ) + CN_PI * r * r;
+    CNT_ASSERT_REL( one.volumeFraction, footprint / ( CN_PI * one.radius * one.radius ), 1e-13 );
+    ck_assert( two.radius > one.radius );
     cnWorld_Step( world, 0.01 );
     ck_assert_int_eq( cxColony_GetCellCount( colony ), 1 );
+    ck_assert_int_eq( cxColony_GetStats( NULL ).cells, 0 );
     ck_assert( cxColony_GetCellAge( colony, a ) == -1.0 );
     CNT_ASSERT_REL( cxColony_GetCellAge( colony, b ), 0.02, 1e-12 );
     CNT_ASSERT_REL( cntGetCell( b ).length, CNT_CELL_LENGTH * exp( 0.02 ), 1e-13 );
