@@ -282,6 +282,62 @@ void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, 
     merits->cone = cnScaled( cnNormValue( &cone ), scale );
 }
 
+void cnPhysicsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                     const double* w, cnSolvePhysics* physics )
+{
+    // per row: u the velocity before (b without its bias when the problem gives it), u+ = u + (A
+    // lambda)_i after, A lambda = w - b - softness lambda; the work of the impulse lambda (u + u+) / 2
+    // sums to the change of kinetic energy (v+ - v)^T M (v+ + v) / 2 = lambda^T J (v + v+) / 2
+    double added = 0.0;
+    double allowed = 0.0;
+    double approachEnergy = 0.0;
+    double closing = 0.0;
+    double approach = 0.0;
+    for ( int g = 0; g < problem->groupCount; ++g )
+    {
+        const cnRowGroup* group = problem->groups + g;
+        // contacts only: a NaN velocity marks rows of the same kinds that are not (a joint's limit)
+        bool contact = group->kind == cn_groupContact || group->kind == cn_groupNormal;
+        if ( contact == false ||
+             ( problem->velocity != NULL && isnan( problem->velocity[group->firstRow] ) ) )
+        {
+            continue;
+        }
+        for ( int i = group->firstRow; i < group->firstRow + group->rowCount; ++i )
+        {
+            double b = problem->b[i];
+            double u = problem->velocity != NULL ? problem->velocity[i] : b;
+            double softness = problem->softness != NULL ? problem->softness[i] : 0.0;
+            double after = u + ( w[i] - b - softness * lambda[i] );
+            added += 0.5 * lambda[i] * ( u + after );
+            if ( i != group->firstRow )
+            {
+                continue;
+            }
+            // the normal row: its bias b - u asks for a separating speed u - b (a bounce, the push out),
+            // or lets it close by up to b - u (a speculative gap over the step)
+            double bias = b - u;
+            double closingBefore = fmax( -u, 0.0 );
+            // what the row's own answer (u+ = -bias) adds, when it adds: the push out; a bounce with
+            // restitution <= 1 adds nothing
+            allowed += fmax( lambda[i], 0.0 ) * fmax( u - bias, 0.0 ) * 0.5;
+            // the energy of its approach, and of the physics test's slack, in its effective mass
+            // 1 / A_ii (without the softness)
+            double stiffness = prepared->diagonal[i] - softness;
+            double speed = closingBefore + CN_PHYSICS_SLACK;
+            approachEnergy += stiffness > 0.0 ? 0.5 * speed * speed / stiffness : 0.0;
+            approach = cnWorst( approach, closingBefore );
+            closing = cnWorst( closing, -after - fmax( bias, 0.0 ) - closingBefore );
+        }
+    }
+    // an overdamped problem's lambda are forces and its bodies carry no kinetic energy
+    bool inertial = problem->dynamics == cn_dynamicsInertial;
+    physics->energyAdded = inertial ? added - allowed : (double)NAN;
+    physics->approachEnergy = inertial ? approachEnergy : (double)NAN;
+    physics->closing = closing;
+    physics->approach = approach;
+}
+
 bool cnComputeSolverMerits( const cnSolverProblem* problem, const double* lambda, cnArena* arena,
                             cnSolverMerits* merits )
 {

@@ -176,6 +176,15 @@ void cnProjectCone( double mu, double xn, double x1, double x2, double* p );
 void cnMeritsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
                     const double* w, cnSolverMerits* merits );
 
+// The physics test's slack, m/s: a contact may close this much faster than it approached, and the
+// contacts may add the energy of each one's approach sped up by this much (solver_layer.c).
+#define CN_PHYSICS_SLACK 1e-3
+
+// The physics of lambda given w (= (A + S) lambda + b): cnSolvePhysics over the contact and normal
+// groups (docs/solvers.md, "The physics test").
+void cnPhysicsFromW( const cnSolverProblem* problem, const cnPrepared* prepared, const double* lambda,
+                     const double* w, cnSolvePhysics* physics );
+
 // The grading merit of one model (naturalMap for the pyramid, cone for the cone) given w; what the
 // solvers record per iteration.
 double cnModelMeritFromW( const cnSolverProblem* problem, const cnPrepared* prepared, cnSolverModel model,

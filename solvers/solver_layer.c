@@ -67,6 +67,21 @@ const char* cnSolveStatusName( cnSolveStatus status )
     }
 }
 
+const char* cnSolveOutcomeName( cnSolveOutcome outcome )
+{
+    switch ( outcome )
+    {
+        case cn_outcomeApplied:
+            return "applied";
+        case cn_outcomeWarned:
+            return "warned";
+        case cn_outcomeReplaced:
+            return "replaced";
+        default:
+            return "unknown";
+    }
+}
+
 bool cnSolveStatusIsUsable( cnSolveStatus status, uint32_t caps )
 {
     if ( status == cn_solveMaxIterations && ( caps & cn_solverDirect ) != 0 )
@@ -340,6 +355,89 @@ cnPrepared* cnLayerPrepare( const cnSolverProblem* problem, cnArena* arena, cons
     return prepared;
 }
 
+// CN_PHYSICS_CLOSING: how fast a contact may close beyond its approach, as a share of the problem's
+// fastest approach (plus CN_PHYSICS_SLACK); docs/solvers.md, "The physics test", has the measurements
+#define CN_PHYSICS_CLOSING 0.25
+
+bool cnPhysicsFails( const cnSolvePhysics* physics )
+{
+    return physics->energyAdded > physics->approachEnergy ||
+           physics->closing > CN_PHYSICS_CLOSING * physics->approach + CN_PHYSICS_SLACK;
+}
+
+// the layer's grade of lambda: velocity (W J^T lambda), w, the merits, the physics (inertial
+// problems) and the residual of the solver's model
+static void cnLayerGrade( const cnSolverVTable* solver, const cnSolverProblem* problem,
+                          const cnPrepared* prepared, const double* lambda, double* velocity, double* w,
+                          cnSolverStats* stats )
+{
+    cnComputeVelocity( problem, prepared, lambda, velocity );
+    cnComputeW( problem, prepared, lambda, velocity, w );
+    cnMeritsFromW( problem, prepared, lambda, w, &stats->merits );
+    cnPhysicsFromW( problem, prepared, lambda, w, &stats->physics );
+    // the merit of the model the solver solved: the cone for a cone solver; for one that takes
+    // cone contacts beside pyramid ones (cn_solverCone with cn_modelPyramid: the sweep solvers) on
+    // a problem that has cone contacts, each contact by its own model, as cnSweepSolve's stopping
+    // test (merits.cone exactly when every contact is a cone)
+    if ( solver->model == cn_modelCone )
+    {
+        stats->residual = stats->merits.cone;
+    }
+    else if ( prepared->hasCone && ( solver->caps & cn_solverCone ) != 0 )
+    {
+        stats->residual = cnProblemMeritFromW( problem, prepared, lambda, w );
+    }
+    else
+    {
+        stats->residual = stats->merits.naturalMap;
+    }
+}
+
+// An answer that failed the physics test: `sweeps` of PGS from `start`, graded by the solver's
+// model; the fallback's impulses replace the answer (lambda, velocity, merits, physics, residual)
+// when they pass the test and the answer does not, or when both fail and the fallback's merit is
+// lower. stats->outcome says which; the solver's status and counters stay its own.
+static void cnLayerFallback( const cnSolverVTable* solver, const cnSolverBudget* budget, int sweeps,
+                             cnSolverProblem* problem, cnPrepared* prepared, const double* start,
+                             cnSolverSolution* solution, double* velocity, cnScratch* scratch,
+                             cnSolverStats* stats )
+{
+    stats->outcome = cn_outcomeWarned;
+    if ( sweeps <= 0 || ( solver == &cn_pgsSolver && sweeps <= budget->maxIterations ) )
+    {
+        return; // the fallback would be the solve itself
+    }
+    double* lambda = cnScratchDoubles( scratch, problem->rowCount );
+    double* fallbackVelocity = cnScratchDoubles( scratch, 6 * problem->bodyCount );
+    double* w = cnScratchDoubles( scratch, problem->rowCount );
+    if ( lambda == NULL || fallbackVelocity == NULL || w == NULL )
+    {
+        return;
+    }
+    cnCopyDoubles( lambda, start, problem->rowCount );
+    cnSolverBudget fallbackBudget = { sweeps, budget->tolerance, 0.0 };
+    cnSolverSolution fallbackSolution = { .lambda = lambda, .deltaVelocity = fallbackVelocity };
+    cnSolverStats fallback = { 0 };
+    cn_pgsSolver.solve( NULL, NULL, &fallbackBudget, problem, prepared, &fallbackSolution, scratch->arena,
+                        &fallback );
+    if ( cnSolveStatusIsUsable( fallback.status, cn_pgsSolver.caps ) == false )
+    {
+        return;
+    }
+    cnLayerGrade( solver, problem, prepared, lambda, fallbackVelocity, w, &fallback );
+    bool passes = cnPhysicsFails( &fallback.physics ) == false;
+    if ( passes || fallback.residual < stats->residual )
+    {
+        cnCopyDoubles( solution->lambda, lambda, problem->rowCount );
+        cnCopyDoubles( velocity, fallbackVelocity, 6 * problem->bodyCount );
+        stats->merits = fallback.merits;
+        stats->physics = fallback.physics;
+        stats->residual = fallback.residual;
+        stats->fallbacks += 1;
+        stats->outcome = cn_outcomeReplaced;
+    }
+}
+
 void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* params,
                    const cnSolverBudget* budget, cnSolverProblem* problem, cnSolverSolution* solution,
                    cnArena* arena, const cnLayerOptions* options, cnSolverStats* stats )
@@ -350,7 +448,8 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
                                 .residual = (double)NAN,
                                 .ownMeasure = (double)NAN,
                                 .overlap = (double)NAN,
-                                .merits = nan };
+                                .merits = nan,
+                                .physics = { (double)NAN, (double)NAN, (double)NAN, (double)NAN } };
     cnScratch scratch = { .arena = arena };
     cnPrepared local;
     cnPrepared* prepared = options != NULL ? options->prepared : NULL;
@@ -391,6 +490,20 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
         if ( isfinite( solution->lambda[i] ) == false )
         {
             solution->lambda[i] = 0.0;
+        }
+    }
+
+    // what the solve starts from, for the fallback when the layer decides (no oracle: its rows
+    // would not be the fallback's)
+    double* startLambda = NULL;
+    if ( options != NULL && options->decide && problem->oracle.fcn == NULL && problem->rowCount > 0 &&
+         problem->matrix == NULL )
+    {
+        startLambda = cnScratchDoubles( &scratch, problem->rowCount );
+        if ( startLambda != NULL )
+        {
+            cnCopyDoubles( startLambda, solution->lambda, problem->rowCount );
+            grade = true;
         }
     }
 
@@ -442,29 +555,17 @@ void cnLayerSolve( const cnSolverVTable* solver, void* state, const double* para
         double* w = cnScratchDoubles( &scratch, problem->rowCount );
         if ( velocity != NULL && w != NULL )
         {
-            cnComputeVelocity( problem, prepared, solution->lambda, velocity );
-            cnComputeW( problem, prepared, solution->lambda, velocity, w );
-            cnMeritsFromW( problem, prepared, solution->lambda, w, &stats->merits );
-            // the merit of the model the solver solved: the cone for a cone solver; for one that
-            // takes cone contacts beside pyramid ones (cn_solverCone with cn_modelPyramid: the
-            // sweep solvers) on a problem that has cone contacts, each contact by its own model,
-            // as cnSweepSolve's stopping test (merits.cone exactly when every contact is a cone)
-            if ( solver->model == cn_modelCone )
-            {
-                stats->residual = stats->merits.cone;
-            }
-            else if ( prepared->hasCone && ( solver->caps & cn_solverCone ) != 0 )
-            {
-                stats->residual = cnProblemMeritFromW( problem, prepared, solution->lambda, w );
-            }
-            else
-            {
-                stats->residual = stats->merits.naturalMap;
-            }
+            cnLayerGrade( solver, problem, prepared, solution->lambda, velocity, w, stats );
             // the merit met the tolerance (a zero tolerance is met by an exact answer)
             if ( stats->status == cn_solveMaxIterations && stats->residual <= budget->tolerance )
             {
                 stats->status = cn_solveConverged;
+            }
+            if ( startLambda != NULL && cnSolveStatusIsUsable( stats->status, solver->caps ) &&
+                 cnPhysicsFails( &stats->physics ) )
+            {
+                cnLayerFallback( solver, budget, options->fallbackSweeps, problem, prepared, startLambda,
+                                 solution, velocity, &scratch, stats );
             }
             // the history's last entry is the returned impulses' merit, recomputed from scratch
             int recorded = stats->historyCount < solution->residualHistoryCapacity

@@ -31,7 +31,20 @@ typedef struct cnLayerOptions
     // for overlaps above overlapTolerance, m (recursion.c).
     int recursionLevels;
     double overlapTolerance;
+    // Decide what to do with the answer (a world's velocity solve, with no oracle): when a usable
+    // answer fails the physics test (cnPhysicsFails), a fallback of `fallbackSweeps` PGS sweeps runs
+    // from the same start, and whichever of the two passes the test (else has the lower merit) is
+    // returned; stats->outcome says which (docs/solvers.md, "The physics test").
+    bool decide;
+    int fallbackSweeps;
 } cnLayerOptions;
+
+// The physics test of an inertial solve's answer: its contact impulses add more kinetic energy than
+// their approach carried (each contact's approach sped up by 1 mm/s: cnSolvePhysics.approachEnergy),
+// or a contact closes faster than a quarter of the problem's fastest approach (plus 1 mm/s) beyond
+// its own approach and its gap. NaN figures count as passing (an overdamped problem has no
+// energies; an ungraded solve has no figures).
+bool cnPhysicsFails( const cnSolvePhysics* physics );
 
 // One solve: check the problem (structure, and what it holds against the solver's caps: friction,
 // cones, bounded and bilateral rows, explicit or matrix-free), prepare the layer's data, start from

@@ -534,7 +534,7 @@ static bool WriteTraceHeader( FILE* trace, bool colony )
                "collide_ms,integrate_ms,step_ms,relax_iterations,merit_natural_map,merit_cone,"
                "violation_signorini,violation_coulomb,violation_dissipation,solve_ms,solve_status,"
                "recursion_levels,recursion_rows,recursion_overlap,awake_bodies,sleeping_bodies,islands,"
-               "island_ms,cpu_ms",
+               "island_ms,cpu_ms,energy_added,approach_energy,closing,approach,solve_outcome",
                trace ) >= 0 &&
            fputs( colony ? ",cells,generations,colony_radius,volume_fraction\n" : "\n", trace ) >= 0;
 }
@@ -552,7 +552,7 @@ static bool WriteTraceRow( FILE* trace, const cnStepReport* report, const TraceE
         fprintf(
             trace,
             "%lld,%.17g,%d,%d,%.17g,%.17g,%.17g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%.17g,%.17g,%.17g,%.17g,%.17g,"
-            "%.6g,%s,%d,%d,%.17g,%d,%d,%d,%.6g,%.6g",
+            "%.6g,%s,%d,%d,%.17g,%d,%d,%d,%.6g,%.6g,%.17g,%.17g,%.17g,%.17g,%s",
             (long long)report->stepIndex, report->time, report->contactCount, report->solverIterations,
             report->solverResidual, report->kineticEnergy, report->maxPenetration, report->systemsMs,
             report->predictMs, report->collideMs, report->integrateMs, report->stepMs,
@@ -560,7 +560,9 @@ static bool WriteTraceRow( FILE* trace, const cnStepReport* report, const TraceE
             report->violationCoulomb, report->violationDissipation, report->solveMs,
             StepSolveStatus( report ), report->contactRecursions, report->recursionRows,
             report->recursionOverlap, report->awakeCount, report->sleepingCount, report->islandCount,
-            report->islandMs, extra->cpuMs ) > 0;
+            report->islandMs, extra->cpuMs, report->solverEnergyAdded, report->solverApproachEnergy,
+            report->solverClosing, report->solverApproach,
+            cnSolveOutcomeName( (cnSolveOutcome)report->solverOutcome ) ) > 0;
     if ( colony )
     {
         ok = ok && fprintf( trace, ",%d,%d,%.17g,%.17g", extra->colony.cells, extra->colony.generations,

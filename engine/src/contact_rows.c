@@ -55,6 +55,8 @@ bool cnAllocRows( cnArena* arena, cnContactRows* rows, int bodyRows, int rowCapa
     rows->slot = cnArenaAlloc( arena, n, 16 );
     rows->direction = cnArenaAlloc( arena, n * sizeof( cnVec3 ), 16 );
     rows->push = cnArenaAlloc( arena, n * sizeof( double ), 16 );
+    rows->velocity = cnArenaAlloc( arena, n * sizeof( double ), 16 );
+    p->velocity = rows->velocity;
     rows->solverIndex = cnArenaAlloc( arena, bodies * sizeof( int ), 16 );
     rows->rowOf = cnArenaAlloc( arena, bodies * sizeof( int ), 16 );
     rows->wLinear = cnArenaAlloc( arena, 9 * bodies * sizeof( double ), 16 );
@@ -62,8 +64,8 @@ bool cnAllocRows( cnArena* arena, cnContactRows* rows, int bodyRows, int rowCapa
     return p->groups != NULL && p->lower != NULL && p->upper != NULL && p->b != NULL && p->bodyA != NULL &&
            p->bodyB != NULL && p->jacobianA != NULL && p->jacobianB != NULL && rows->lambda != NULL &&
            rows->contact != NULL && rows->point != NULL && rows->slot != NULL && rows->direction != NULL &&
-           rows->push != NULL && rows->solverIndex != NULL && rows->rowOf != NULL && rows->wLinear != NULL &&
-           rows->wAngular != NULL;
+           rows->push != NULL && rows->velocity != NULL && rows->solverIndex != NULL && rows->rowOf != NULL &&
+           rows->wLinear != NULL && rows->wAngular != NULL;
 }
 
 void cnPrepareBodies( const cnWorld* world, cnContactRows* rows )
@@ -127,7 +129,8 @@ static int cnWriteRow( cnContactRows* rows, int i, int ra, int rb, cnVec3 rA, cn
     p->bodyA[i] = ra >= 0 ? rows->solverIndex[ra] : -1;
     p->bodyB[i] = rb >= 0 ? rows->solverIndex[rb] : -1;
     rows->direction[i] = d;
-    p->b[i] = cnDot( d, relative ) + bias;
+    rows->velocity[i] = cnDot( d, relative );
+    p->b[i] = rows->velocity[i] + bias;
     rows->lambda[i] = 0.0;
     rows->push[i] = 0.0;
     return i;

@@ -35,6 +35,7 @@ typedef struct cnContactRows
     uint8_t* slot;
     cnVec3* direction; // the row's world direction (normal or tangent)
     double* push;      // separation a penetrating normal row pushes out in the soft pass, else 0
+    double* velocity;  // each row's J v before the solve (problem.velocity; contact rows only)
     // bodies: solver index of each body row (-1 unless dynamic), and back
     int bodyCount;
     int* solverIndex;

@@ -39,10 +39,9 @@
 // has to let go of some point every step (pyramid20 under pgs_sm: its solves stalled at a merit of
 // 5e-6 and the pyramid rocked; with 1e-7 it still does; with 1e-6 or 1e-5 every solve converges).
 #define CN_TOUCH_TOLERANCE 1e-5
-// solver_inaccurate: a usable final solve after which a contact closes (Signorini violation) faster
-// than the fastest approach of the problem with no impulse, plus this slack, m/s
-#define CN_INACCURATE_SLACK  1e-3
-#define CN_INACCURATE_FACTOR 4.0
+// the sweeps of the layer's fallback when a velocity solve fails the physics test (cnLayerOptions):
+// this many, or twice a sweep solver's own budget
+#define CN_FALLBACK_SWEEPS 20
 
 // ---- solve ------------------------------------------------------------------------------------------
 
@@ -56,6 +55,14 @@ static bool cnPassUsable( const cnWorld* world, const cnContactRows* rows, const
         usable = isfinite( delta[i] );
     }
     return usable;
+}
+
+// the fallback's sweeps: CN_FALLBACK_SWEEPS, or twice the budget of a solver that sweeps
+static int cnFallbackSweeps( const cnSolverVTable* solver, const cnSolverBudget* budget )
+{
+    bool sweeps = solver->iterationUnit != NULL && strcmp( solver->iterationUnit, "sweep" ) == 0;
+    int budgetSweeps = budget->maxIterations < 1000000 ? budget->maxIterations : 1000000;
+    return sweeps && 2 * budgetSweeps > CN_FALLBACK_SWEEPS ? 2 * budgetSweeps : CN_FALLBACK_SWEEPS;
 }
 
 // One pass of the layer on the rows with right-hand side b and softness (nullable), through the
@@ -86,6 +93,9 @@ static bool cnSolvePass( cnWorld* world, cnContactRows* rows, cnPrepared* prepar
         .grade = grade,
         .recursionLevels = recursions,
         .overlapTolerance = world->def.contactOverlapTolerance,
+        // the velocity solve that is applied: the layer checks its physics and falls back
+        .decide = grade && world->def.dynamics == cn_dynamicsInertial,
+        .fallbackSweeps = cnFallbackSweeps( world->solver, budget ),
     };
     cnLayerSolve( world->solver, world->solverState, world->solverParams, budget, problem, &solution,
                   &world->arena, &options, stats );
@@ -115,6 +125,11 @@ static void cnReportSolve( cnStepReport* report, const cnSolverStats* stats )
     report->violationSignorini = stats->merits.signorini;
     report->violationCoulomb = stats->merits.coulomb;
     report->violationDissipation = stats->merits.dissipation;
+    report->solverEnergyAdded = stats->physics.energyAdded;
+    report->solverApproachEnergy = stats->physics.approachEnergy;
+    report->solverClosing = stats->physics.closing;
+    report->solverApproach = stats->physics.approach;
+    report->solverOutcome = (int)stats->outcome;
 }
 
 // the step report's record of what the recursion did, and its warning when a pair still overlaps;
@@ -241,13 +256,13 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
             rows.slot[i] = CN_JOINT_SLOT;
             rows.direction[i] = cn_vec3Zero;
             rows.push[i] = 0.0;
+            rows.velocity[i] = (double)NAN; // not a contact: the physics test leaves it out
         }
     }
     // rows that are soft in every pass (springs), NULL when none
     double* springSoftness = jointSoft.springs ? jointSoft.springSoftness : NULL;
     report->solverRows = problem->rowCount;
     report->solverFrictionless = friction == false && problem->rowCount > 0;
-    int assembledGroups = problem->groupCount; // an oracle may append more; their hard b is not set
     // nothing to solve, unless the oracle may find pairs that the motion brings into overlap
     if ( problem->rowCount == 0 && ( oracle == false || rows.bodyCount == 0 ) )
     {
@@ -421,25 +436,25 @@ static cnStatus cnSolveVelocities( cnWorld* world, double timeStep, cnStepScratc
         cnKeepPreviousVelocities( world, &rows, scratch );
         return cn_statusOk;
     }
-    // worse than no impulse at all: a contact closing faster after the solve than any row would with
-    // lambda = 0 (the largest approach speed of the hard problem as assembled)
-    double approach = 0.0;
-    for ( int g = 0; g < assembledGroups; ++g )
+    // the layer's physics test (cnPhysicsFails): what it did, and what the applied answer still does
+    // replaced by the fallback: the step report says so (a flag the summary counts); a log line only
+    // when what is applied still fails
+    if ( stats.outcome == cn_outcomeReplaced )
     {
-        const cnRowGroup* group = problem->groups + g;
-        if ( group->kind == cn_groupContact || group->kind == cn_groupNormal )
-        {
-            approach = fmax( approach, -hardB[group->firstRow] );
-        }
+        report->warnings |= cn_warnSolverReplaced;
     }
-    if ( stats.merits.signorini > CN_INACCURATE_FACTOR * approach + CN_INACCURATE_SLACK )
+    if ( cnPhysicsFails( &stats.physics ) )
     {
         report->warnings |= cn_warnSolverInaccurate;
         cnLogWorld(
             world, cn_logWarning, cn_statusNotConverged,
-            "step %lld: after solver '%s' a contact closes at %.3g m/s, faster than the %.3g m/s of no "
-            "impulse at all",
-            (long long)world->stepIndex + 1, solver->name, stats.merits.signorini, approach );
+            "step %lld: after solver '%s' (%s%s) the contacts add %.3g J where their approach carried "
+            "%.3g J, and a contact closes %.3g m/s faster than it approached (the fastest approach: "
+            "%.3g m/s)",
+            (long long)world->stepIndex + 1, solver->name, cnSolveStatusName( stats.status ),
+            stats.outcome == cn_outcomeReplaced ? ", replaced by the fallback sweeps" : "",
+            stats.physics.energyAdded, stats.physics.approachEnergy, stats.physics.closing,
+            stats.physics.approach );
     }
     cnRaiseHitEvents( world, &rows, rows.lambda );
     cnStoreImpulses( world, &rows, rows.lambda );

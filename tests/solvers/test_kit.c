@@ -2,6 +2,7 @@
 // The solver kit: validation, the prepared data, row products, bounds, the grading merits and the
 // matrix builders.
 #include "arena.h"
+#include "solver_layer.h"
 #include "solvers_suites.h"
 #include "test_support.h"
 
@@ -747,6 +748,128 @@ START_TEST( parameters_are_read_and_checked_by_type )
 }
 END_TEST
 
+// The physics test's figures for a ball of 2 kg falling at 3 m/s onto the ground (one frictionless
+// normal row, u = -3 m/s): each is the change of kinetic energy in closed form,
+// m (u+^2 - u^2) / 2, for the impulse that stops the ball, the one that bounces it back elastically,
+// one too large and one too small.
+START_TEST( physics_of_a_falling_ball_in_closed_form )
+{
+    cntLcp* lcp = cntCreateLcp( 1, 1 );
+    const double mass = 2.0;
+    int ball = cntAddBody( lcp, mass, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0 );
+    static const double up[6] = { 0, 0, 1, 0, 0, 0 };
+    cntAddRow( lcp, cn_rowNormal, -1, ball, NULL, up );
+    cntFinishB( lcp );
+    cnSolverProblem* p = &lcp->problem;
+    p->dynamics = cn_dynamicsInertial;
+    cnScratch scratch = { .arena = &s_arena };
+    cnPrepared prepared;
+    ck_assert( cnPrepareProblem( p, &scratch, &prepared ) );
+    double velocity[6];
+    double w[1];
+    // lambda, then u+ = -3 + lambda / m
+    static const double impulses[4] = { 6.0, 12.0, 18.0, 3.0 };
+    for ( int k = 0; k < 4; ++k )
+    {
+        double lambda = impulses[k];
+        double after = -3.0 + lambda / mass;
+        cnComputeVelocity( p, &prepared, &lambda, velocity );
+        cnComputeW( p, &prepared, &lambda, velocity, w );
+        cnSolvePhysics physics;
+        cnPhysicsFromW( p, &prepared, &lambda, w, &physics );
+        CNT_ASSERT_ABS( physics.energyAdded, 0.5 * mass * ( after * after - 9.0 ), 1e-13 );
+        // with the test's slack: the ball's approach sped up by 1 mm/s
+        CNT_ASSERT_ABS( physics.approachEnergy,
+                        0.5 * mass * ( 3.0 + CN_PHYSICS_SLACK ) * ( 3.0 + CN_PHYSICS_SLACK ), 1e-13 );
+        CNT_ASSERT_ABS( physics.approach, 3.0, 1e-15 );
+        // the ball still falls at 1.5 m/s after the small impulse: slower than it came, so nothing
+        // closes faster than it approached
+        ck_assert_double_eq( physics.closing, 0.0 );
+        // only the impulse that throws the ball up at twice its speed adds energy: 27 J of the 9 J
+        // its approach had
+        ck_assert( cnPhysicsFails( &physics ) == ( k == 2 ) );
+    }
+
+    // a bounce with restitution 0.5 (b = u + e u, the velocity given apart): it loses three
+    // quarters of the energy, and the bias asks for none of it back
+    double u = -3.0;
+    p->velocity = &u;
+    lcp->b[0] = -4.5;
+    cnRefreshPrepared( p, &prepared );
+    double lambda = 9.0;
+    cnComputeVelocity( p, &prepared, &lambda, velocity );
+    cnComputeW( p, &prepared, &lambda, velocity, w );
+    cnSolvePhysics physics;
+    cnPhysicsFromW( p, &prepared, &lambda, w, &physics );
+    CNT_ASSERT_ABS( physics.energyAdded, 0.5 * mass * ( 1.5 * 1.5 - 9.0 ), 1e-13 );
+    ck_assert( cnPhysicsFails( &physics ) == false );
+    cnScratchRelease( &scratch );
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
+// a solver that answers with three times the impulse that stops each row, and calls it usable
+static void cntOverpushSolve( void* state, const double* params, const cnSolverBudget* budget,
+                              cnSolverProblem* problem, const cnPrepared* prepared,
+                              cnSolverSolution* solution, cnArena* arena, cnSolverStats* stats )
+{
+    (void)state, (void)params, (void)budget, (void)arena;
+    for ( int i = 0; i < problem->rowCount; ++i )
+    {
+        solution->lambda[i] = -3.0 * problem->b[i] * prepared->invDiagonal[i];
+    }
+    stats->status = cn_solveMaxIterations;
+    stats->iterations = 1;
+}
+
+static const cnSolverVTable cnt_overpushSolver = {
+    .name = "overpush",
+    .apiVersion = CN_SOLVER_API_VERSION,
+    .caps = cn_solverMatrixFree,
+    .model = cn_modelPyramid,
+    .iterationUnit = "sweep",
+    .solve = cntOverpushSolve,
+};
+
+// The layer applies such an answer when nobody asks it to decide, and replaces it with its
+// fallback sweeps when the world does: the ball then stops, as PGS stops it.
+START_TEST( layer_replaces_an_answer_that_fails_the_physics_test )
+{
+    cntLcp* lcp = cntCreateLcp( 1, 1 );
+    int ball = cntAddBody( lcp, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0 );
+    static const double up[6] = { 0, 0, 1, 0, 0, 0 };
+    cntAddRow( lcp, cn_rowNormal, -1, ball, NULL, up );
+    cntFinishB( lcp );
+    cnSolverProblem* p = &lcp->problem;
+    p->dynamics = cn_dynamicsInertial;
+    cnSolverBudget budget = { 10, 0.0, 0.0 };
+    for ( int decide = 0; decide < 2; ++decide )
+    {
+        double lambda = 0.0;
+        double delta[6];
+        cnSolverSolution solution = { .lambda = &lambda, .deltaVelocity = delta };
+        cnLayerOptions options = { .grade = true, .decide = decide == 1, .fallbackSweeps = 20 };
+        cnSolverStats stats;
+        cnLayerSolve( &cnt_overpushSolver, NULL, NULL, &budget, p, &solution, &s_arena, &options, &stats );
+        ck_assert_int_eq( stats.status, cn_solveMaxIterations ); // the solver's own, either way
+        if ( decide == 0 )
+        {
+            ck_assert_int_eq( stats.outcome, cn_outcomeApplied );
+            CNT_ASSERT_ABS( lambda, 18.0, 1e-12 );
+            ck_assert( cnPhysicsFails( &stats.physics ) );
+            continue;
+        }
+        ck_assert_int_eq( stats.outcome, cn_outcomeReplaced );
+        ck_assert_int_eq( stats.fallbacks, 1 );
+        CNT_ASSERT_ABS( lambda, 6.0, 1e-12 );
+        CNT_ASSERT_ABS( delta[2], 3.0, 1e-12 ); // what is applied is what was graded
+        CNT_ASSERT_ABS( stats.physics.energyAdded, -9.0, 1e-12 );
+        ck_assert( stats.residual < 1e-12 && cnPhysicsFails( &stats.physics ) == false );
+    }
+    cntDestroyLcp( lcp );
+}
+END_TEST
+
 Suite* cntKitSuite( void )
 {
     Suite* suite = suite_create( "kit" );
@@ -764,6 +887,8 @@ Suite* cntKitSuite( void )
     tcase_add_test( tc, sliding_block_on_an_incline_merits );
     tcase_add_test( tc, parameter_values_are_clamped_with_defaults_for_nan );
     tcase_add_test( tc, parameters_are_read_and_checked_by_type );
+    tcase_add_test( tc, physics_of_a_falling_ball_in_closed_form );
+    tcase_add_test( tc, layer_replaces_an_answer_that_fails_the_physics_test );
     suite_add_tcase( suite, tc );
     return suite;
 }

@@ -152,6 +152,11 @@ struct cnSolverProblem
     /// (rowCapacity) nullable: a constraint-force-mixing term per row (>= 0; soft contacts).
     /// Every solver solves w = (A + diag(softness)) lambda + b; NULL means zeros.
     double* softness;
+    /// (rowCapacity) nullable: each row's velocity before the solve, J v, that is b without its
+    /// bias terms (restitution, a speculative gap, the soft push). The layer's physics test
+    /// (cnSolvePhysics) reads it; NULL: b is taken as the velocity (a problem from a file). NaN in a
+    /// group's first row leaves the group out of the test (a joint's limit: not a contact).
+    const double* velocity;
 
     /// Matrix-free form (matrix == NULL): rows act on at most two bodies.
     int32_t* bodyA;         ///< (rowCapacity) body index, -1 for none (static or kinematic)
@@ -255,6 +260,42 @@ typedef struct cnSolverMerits
     double dissipation;
 } cnSolverMerits;
 
+/// What the impulses of a solve do to the bodies, from the layer (docs/solvers.md, "The physics
+/// test"). u_i is a contact row's velocity before the solve (cnSolverProblem.velocity), u+_i the
+/// same after it, with the impulses' velocity change (A lambda) but not the softness.
+typedef struct cnSolvePhysics
+{
+    /// Kinetic energy the contact impulses add, J: the sum over the contact rows of
+    /// lambda_i (u_i + u+_i) / 2, less what their biases ask for (the soft push out: a normal
+    /// row's lambda_n (u_n + t_n) / 2 where that is positive, t_n = u_n - b_n the separating speed
+    /// its bias asks for; a bounce with restitution <= 1 asks for none). Negative when the
+    /// contacts take energy out, as an inelastic contact does. The sum is the exact change of
+    /// kinetic energy when the problem has no other rows.
+    double energyAdded;
+    /// The kinetic energy of the contacts' approach, J: the sum over the normal rows of
+    /// (max(-u_i, 0) + 1 mm/s)^2 / (2 A_ii), what each would take out to stop its own approach
+    /// alone, with the physics test's slack (the scale energyAdded is judged against).
+    double approachEnergy;
+    /// The fastest a contact closes after the solve beyond what it may (its gap over the step,
+    /// for a speculative one) and beyond the speed it approached at before, m/s; 0 when none
+    /// does.
+    double closing;
+    /// The largest speed at which a contact approached before the solve, m/s.
+    double approach;
+} cnSolvePhysics;
+
+/// What the layer did with a solve (cnLayerOptions.decide): applied it as it was, applied it with
+/// a warning, or replaced it with what a fallback sweep found.
+typedef enum cnSolveOutcome
+{
+    cn_outcomeApplied = 0,  ///< passed the physics test (or nobody asked)
+    cn_outcomeWarned = 1,   ///< failed it and nothing better was found: applied, with a warning
+    cn_outcomeReplaced = 2, ///< failed it: the fallback sweep's impulses were applied instead
+} cnSolveOutcome;
+
+/// Static name of an outcome: "applied", "warned" or "replaced" ("unknown" for other values).
+CN_API const char* cnSolveOutcomeName( cnSolveOutcome outcome );
+
 /// Statistics of one solve.
 typedef struct cnSolverStats
 {
@@ -291,6 +332,10 @@ typedef struct cnSolverStats
     double overlap;
     /// Filled by the layer after the solve.
     cnSolverMerits merits;
+    /// Filled by the layer after the solve (the energies are NaN for overdamped problems).
+    cnSolvePhysics physics;
+    /// What the layer did with the answer.
+    cnSolveOutcome outcome;
 } cnSolverStats;
 
 /// How a parameter's value is read and shown.

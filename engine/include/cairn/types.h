@@ -382,9 +382,10 @@ typedef struct cnMassData
     X( cn_warnSolverDiverged,   5, "solver_diverged" )   /* the solve grew; previous velocities kept */     \
     X( cn_warnFrictionDropped,  6, "friction_dropped" )  /* the solver takes no friction rows */            \
     X( cn_warnSpeedClamped,     7, "speed_clamped" )     /* a body was slowed to maxLinearSpeed */        \
-    X( cn_warnSolverInaccurate, 8, "solver_inaccurate" ) /* applied, but a contact closes faster than with no impulse */ \
+    X( cn_warnSolverInaccurate, 8, "solver_inaccurate" ) /* applied, but it fails the physics test: energy added or a contact closing */ \
     X( cn_warnOverlapLeft,      9, "overlap_left" )      /* the recursion stopped with a pair overlapping past its tolerance */ \
-    X( cn_warnJointsDropped,   10, "joints_dropped" )    /* the solver takes no joint rows (or no motor rows); left out */
+    X( cn_warnJointsDropped,   10, "joints_dropped" )    /* the solver takes no joint rows (or no motor rows); left out */ \
+    X( cn_warnSolverReplaced,  11, "solver_replaced" )   /* it failed the physics test; a fallback sweep's answer was applied */
 // clang-format on
 
 /// Warnings raised during one step (bit field).
@@ -467,6 +468,16 @@ typedef struct cnStepReport
     double violationSignorini;
     double violationCoulomb;
     double violationDissipation;
+    /// The layer's physics test of the step's last velocity solve (cnSolvePhysics; the energies
+    /// are NaN in an overdamped world): the kinetic energy its contact impulses added beyond what
+    /// the push out asks for (J), the kinetic energy of the contacts' approach it is judged
+    /// against (J), the fastest a contact closed beyond its own approach (m/s) and the fastest
+    /// approach before it (m/s). solverOutcome is that solve's cnSolveOutcome.
+    double solverEnergyAdded;
+    double solverApproachEnergy;
+    double solverClosing;
+    double solverApproach;
+    int solverOutcome;
     /// The ReLCP recursion (the relcp solver, or cnWorldDef.contactRecursions) summed over the
     /// step's substeps: levels that added rows, the rows added, the rows that had no room; and the
     /// deepest true overlap at the trial poses of the last solve's answer, m (NaN when no solve
