@@ -365,8 +365,8 @@ bool cnPhysicsFails( const cnSolvePhysics* physics )
            physics->closing > CN_PHYSICS_CLOSING * physics->approach + CN_PHYSICS_SLACK;
 }
 
-// the layer's grade of lambda: velocity (W J^T lambda), w, the merits, the physics (inertial
-// problems) and the residual of the solver's model
+// the layer's grade of lambda: velocity (W J^T lambda), w, the merits, the physics (its energies
+// NaN for an overdamped problem) and the residual of the solver's model
 static void cnLayerGrade( const cnSolverVTable* solver, const cnSolverProblem* problem,
                           const cnPrepared* prepared, const double* lambda, double* velocity, double* w,
                           cnSolverStats* stats )
