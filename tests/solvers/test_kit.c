@@ -748,20 +748,27 @@ START_TEST( parameters_are_read_and_checked_by_type )
 }
 END_TEST
 
+// a ball of `mass` falling at 3 m/s onto the ground: one frictionless normal row, b = u = -3 m/s
+static cntLcp* cntFallingBall( double mass )
+{
+    cntLcp* lcp = cntCreateLcp( 1, 1 );
+    int ball = cntAddBody( lcp, mass, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0 );
+    static const double up[6] = { 0, 0, 1, 0, 0, 0 };
+    cntAddRow( lcp, cn_rowNormal, -1, ball, NULL, up );
+    cntFinishB( lcp );
+    lcp->problem.dynamics = cn_dynamicsInertial;
+    return lcp;
+}
+
 // The physics test's figures for a ball of 2 kg falling at 3 m/s onto the ground (one frictionless
 // normal row, u = -3 m/s): each is the change of kinetic energy in closed form,
 // m (u+^2 - u^2) / 2, for the impulse that stops the ball, the one that bounces it back elastically,
 // one too large and one too small.
 START_TEST( physics_of_a_falling_ball_in_closed_form )
 {
-    cntLcp* lcp = cntCreateLcp( 1, 1 );
     const double mass = 2.0;
-    int ball = cntAddBody( lcp, mass, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0 );
-    static const double up[6] = { 0, 0, 1, 0, 0, 0 };
-    cntAddRow( lcp, cn_rowNormal, -1, ball, NULL, up );
-    cntFinishB( lcp );
+    cntLcp* lcp = cntFallingBall( mass );
     cnSolverProblem* p = &lcp->problem;
-    p->dynamics = cn_dynamicsInertial;
     cnScratch scratch = { .arena = &s_arena };
     cnPrepared prepared;
     ck_assert( cnPrepareProblem( p, &scratch, &prepared ) );
@@ -835,13 +842,8 @@ static const cnSolverVTable cnt_overpushSolver = {
 // fallback sweeps when the world does: the ball then stops, as PGS stops it.
 START_TEST( layer_replaces_an_answer_that_fails_the_physics_test )
 {
-    cntLcp* lcp = cntCreateLcp( 1, 1 );
-    int ball = cntAddBody( lcp, 2.0, 0.0, 0.0, 0.0, 0.0, 0.0, -3.0 );
-    static const double up[6] = { 0, 0, 1, 0, 0, 0 };
-    cntAddRow( lcp, cn_rowNormal, -1, ball, NULL, up );
-    cntFinishB( lcp );
+    cntLcp* lcp = cntFallingBall( 2.0 );
     cnSolverProblem* p = &lcp->problem;
-    p->dynamics = cn_dynamicsInertial;
     cnSolverBudget budget = { 10, 0.0, 0.0 };
     for ( int decide = 0; decide < 2; ++decide )
     {
